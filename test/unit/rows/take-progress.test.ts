@@ -2,9 +2,11 @@
 // the worker that takes the row over after that one is killed starts from the step it stood at, with
 // what the steps before made, rather than from the row as the studio handed it. Real Redis and BullMQ:
 // the first worker is closed mid-row without ending it, and the second gets the row by BullMQ's
-// stalled-job recovery.
+// stalled-job recovery. The jobs made so far travel with the progress, so the row's report still
+// carries every job made for it (the operator's sequence found a taken-over row's voiceovers in no ledger).
 import { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
+import type { JobView } from '@common/bridge/jobs';
 import type { RowBase, RunBase } from '../../../electron/services/rows/engine/row-kind';
 import { RowTakes, takeJobId, type RowTake } from '../../../electron/services/rows/queue/row-takes';
 import { RowWorker, type RowMaker } from '../../../electron/services/rows/queue/row-worker';
@@ -29,6 +31,9 @@ describe("a take's progress at the queue", () => {
     } as RunBase<RowBase>);
     const handed: VoicedRow = { row: 0, state: 'voiceover', take: 0, problems: [], voiceovers: {} };
     const voiced: VoicedRow = { ...handed, state: 'video', voiceovers: { s1: 'https://sandbox/voice-1.mp3' } };
+    // What the first worker made for the row (its voiceover), and what the second makes (its video).
+    const voiceover = { id: 'j-w1-1', remoteId: 'r-voice', kind: 'tts' } as JobView;
+    const video = { id: 'j-w2-1', remoteId: 'r-video', kind: 'avatar-video' } as JobView;
     let letGo = (): void => undefined;
     const never = new Promise<never>((_, reject) => (letGo = () => reject(new Error('the test ended'))));
     never.catch(() => undefined);
@@ -37,7 +42,7 @@ describe("a take's progress at the queue", () => {
       kind: 'campaign',
       make: async (_run, row, live) => {
         live.progress({ ...row, state: 'voiceover' });
-        live.progress(voiced);
+        live.progress(voiced, [voiceover]);
         return never;
       },
     };
@@ -46,7 +51,7 @@ describe("a take's progress at the queue", () => {
       kind: 'campaign',
       make: async (_run, row) => {
         given.push(row);
-        return { outcome: 'ended', record: { ...row, state: 'done' } };
+        return { outcome: 'ended', record: { ...row, state: 'done' }, jobs: [video] };
       },
     };
     const studio = new RowTakes({ url: redis().url, prefix: space });
@@ -64,12 +69,16 @@ describe("a take's progress at the queue", () => {
       });
       const kept = await Job.fromId<RowTake>(studio.queue, takeJobId(at));
       expect(kept?.data.row).toEqual(voiced);
+      expect(kept?.data.jobs).toEqual([voiceover]);
 
       await workers[0].stopWithin(0);
       workers[1].start();
       await until('the row made by the worker that took it over', async () => (await studio.report(at)) !== null);
       expect(given).toEqual([voiced]);
-      expect((await studio.report(at))?.worker).toBe('w2');
+      const report = await studio.report(at);
+      expect(report?.worker).toBe('w2');
+      // The voiceover the first worker made goes to the studio too: the second worker's ledger has it not.
+      expect(report?.jobs?.map((job) => job.remoteId)).toEqual(['r-voice', 'r-video']);
     } finally {
       letGo();
       await Promise.all(workers.map((w) => w.stopWithin(0)));

@@ -5,6 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { JobView } from '@common/bridge/jobs';
 import type { CampaignRowRecord } from '@common/campaign/record';
 import type { RowBase } from '../../../electron/services/rows/engine/row-kind';
 import { campaignRowMaker } from '../../../electron/services/campaign/campaign-worker';
@@ -30,15 +31,23 @@ describe("a worker's campaign row", () => {
       { id: 'q' },
     );
     const { rows, ...queued } = (await studio.campaigns.get('q'))!;
-    const told: RowBase[] = [];
+    const told: { row: RowBase; jobs: JobView[] }[] = [];
     const made = await campaignRowMaker(first.campaigns, join(dir, 'made-1'), (match) => first.engine.list(match)).make(
       queued,
       rows[0],
-      { running: async () => true, progress: (row) => void told.push(row) },
+      { running: async () => true, progress: (row, jobs = []) => void told.push({ row, jobs }) },
     );
     expect(made.record.state).toBe('done');
-    const atVideo = told.find((row) => row.state === 'video') as CampaignRowRecord | undefined;
+    const told1 = told.find(({ row }) => row.state === 'video');
+    const atVideo = told1?.row as CampaignRowRecord | undefined;
     expect(Object.keys(atVideo?.voiceovers ?? {})).toHaveLength(2);
+    // Told with the jobs made so far, named as the queued campaign's, for the report of whoever ends the row.
+    expect(told1?.jobs.map((job) => [job.kind, job.purpose.type === 'campaign-row' && job.purpose.campaignId])).toEqual(
+      [
+        ['tts', 'q'],
+        ['tts', 'q'],
+      ],
+    );
     expect(paidBy(first, 'voiceover')).toBe(2);
 
     // The row as the queue kept it at its video, made by a worker that knows nothing of the first.

@@ -1,6 +1,7 @@
 import { DelayedError, Job, Queue, QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../../host/types';
+import type { JobView } from '../../../common/bridge/jobs';
 import { rowUnderWay, type RowBase } from '../engine/row-kind';
 import { withinMs } from '../engine/within';
 import { queueClient, type QueueOutage } from './queue-outage';
@@ -12,7 +13,16 @@ export interface RowTake {
   kind: string;
   runId: string;
   row: RowBase;
+  /**
+   * The jobs the take's workers made so far, as the row's report would carry them, kept with its progress:
+   * a worker that takes the row over and starts past a step reports that step's jobs too, which are in
+   * no ledger of its own (their charges reach the studio's ledger all the same).
+   */
+  jobs?: JobView[];
 }
+
+/** What a worker tells of a take while it makes it: the row as it stands, and the jobs made for it so far. */
+export type TakeProgress = (row: RowBase, jobs?: JobView[]) => void;
 
 /** Where a take is: its run and row, and which take of the row. */
 export interface TakeAt {
@@ -85,7 +95,7 @@ export interface RowTakesOptions {
  * return value). `progress` is told the row at each change while it is made: the step it stands at and
  * what the steps before it made go into the job's data, where a worker that takes the row over reads them.
  */
-export type MakeTake = (take: RowTake, progress: (row: RowBase) => void) => Promise<RowReport>;
+export type MakeTake = (take: RowTake, progress: TakeProgress) => Promise<RowReport>;
 
 /**
  * Queued runs on BullMQ as BullMQ means it: each take of a row is one job (its id names the run, row and
@@ -274,15 +284,15 @@ export class RowTakes {
    * Progress (`updateProgress`) is for watchers: each write is an event every follower reads, and the
    * studio needs none of them; the intents still say what a step under way may have sent.
    */
-  private progress(job: Job<RowTake, RowReport>): { saw: (row: RowBase) => void; saved: () => Promise<unknown> } {
+  private progress(job: Job<RowTake, RowReport>): { saw: TakeProgress; saved: () => Promise<unknown> } {
     let last = JSON.stringify(job.data.row);
     let writes: Promise<unknown> = Promise.resolve();
     return {
-      saw: (row) => {
+      saw: (row, jobs) => {
         const text = JSON.stringify(row);
         if (text === last || !rowUnderWay(row)) return;
         last = text;
-        const data: RowTake = { ...job.data, row };
+        const data: RowTake = { ...job.data, row, jobs: takeJobs(job.data.jobs, jobs) };
         writes = writes
           .then(() => job.updateData(data))
           .catch((error: unknown) => this.outage.warn("a take's progress could not be kept", error, { take: job.id }));
@@ -290,4 +300,11 @@ export class RowTakes {
       saved: () => writes,
     };
   }
+}
+
+/** A take's jobs so far: those of its earlier workers and this one's, each once (by the service's id, else its own). */
+export function takeJobs(earlier: readonly JobView[] = [], own: readonly JobView[] = []): JobView[] {
+  const byId = new Map<string, JobView>();
+  for (const job of [...earlier, ...own]) byId.set(job.remoteId ?? job.id, job);
+  return [...byId.values()];
 }
