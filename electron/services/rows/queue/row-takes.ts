@@ -57,6 +57,8 @@ export function takeOfJobId(id: string): TakeAt | null {
 const REPORT_KEPT_SECONDS = 7 * 86_400;
 /** Takes started a second: more than any worker starts, so the limiter holds only when told to. */
 const NO_CAP = 1_000_000_000;
+/** A take's states at the queue before any worker began it (delayed: given back by a worker of another account). */
+const NOT_BEGUN: ReadonlySet<string> = new Set(['waiting', 'prioritized', 'delayed']);
 /** How long a take's report waits for its last progress write (a Redis that has gone answers none). */
 const PROGRESS_WRITE_MS = 2_000;
 /** How long one read of the queue's events waits for news before it reads again. */
@@ -167,6 +169,23 @@ export class RowTakes {
   /** The studio has taken the take's report in: the job leaves the queue (and so may be handed again). */
   async taken(at: TakeAt): Promise<void> {
     await this.queue.remove(takeJobId(at));
+  }
+
+  /**
+   * Those of these takes that no worker has begun leave the queue (BullMQ's remove), and are answered: a
+   * paused or cancelled run's takes are held back where the queue holds them, rather than each taken by a
+   * worker only to be answered "not made". A take being made is locked and stays (its row stops at its
+   * next paid request, by the run's state), and one answered keeps its report: each is looked at first.
+   */
+  async holdBack(ats: readonly TakeAt[]): Promise<TakeAt[]> {
+    const removed = await Promise.all(
+      ats.map(async (at) => {
+        const id = takeJobId(at);
+        if (!NOT_BEGUN.has(await this.queue.getJobState(id))) return false;
+        return (await this.queue.remove(id)) === 1;
+      }),
+    );
+    return ats.filter((_, i) => removed[i]);
   }
 
   /** These takes leave the queue, waiting or reported; one being made goes on (it is locked) and reports as any. */
