@@ -6,7 +6,7 @@ import type { Project } from '../../common/composition/document';
 import type { PlacementConvention } from '../../common/composition/placement';
 import type { AvatarLinks } from '../../common/composition/avatar-links';
 import type { Logger } from '../host/types';
-import type { RowKind, RowStepContext } from '../rows/engine/row-kind';
+import type { RowBase, RowKind, RowStepContext } from '../rows/engine/row-kind';
 import type { RowEngine } from '../rows/engine/row-engine';
 import type { RunStore, RunStores } from '../rows/engine/run-store';
 import { retriedRow } from './campaign-reuse';
@@ -242,9 +242,12 @@ export class CampaignRows {
     return (await this.deps.rows.update(KIND, id, (r) => ({ ...r, maxCredits }))) as CampaignRecord;
   }
 
-  /** A worker's row goes on only while its queued campaign does (asked before each paid request). */
-  guard(id: string, running: () => Promise<boolean>): void {
-    this.deps.rows.guard(KIND, id, running);
+  /**
+   * A worker's row goes on only while its queued campaign does (asked before each paid request), and
+   * `progress` hears of each change of it (its take's progress, kept at the queue).
+   */
+  guard(id: string, running: () => Promise<boolean>, progress?: (row: RowBase) => void): void {
+    this.deps.rows.guard(KIND, id, running, progress && ((rows) => rows[0] && progress(rows[0])));
   }
 
   /** Lets go of an ended campaign's record (a worker's one-row run, once reported). */

@@ -74,20 +74,23 @@ export function campaignRowMaker(
         // The queued campaign's cap (its `partOf`'s): one count in the queue's budget, for every worker's rows.
         partOf: queued.id,
         // Whether it goes to a bucket is this worker's to say, not what an earlier worker of the row did.
+        // A row taken over comes as its take's job kept it (its voiceovers, its videos made): from pending,
+        // its steps start at the first whose result it lacks, and a step under way finds its intent.
         rows: [{ ...row, state: 'pending', bucketCopy: undefined }],
       });
       if (await campaigns.get(id)) await campaigns.replace(record);
       else await campaigns.create(record);
-      campaigns.guard(id, live.running);
+      // The row's jobs as its report carries them, named as the queued campaign's, for the studio that queued it to record.
+      const rowJobs = () =>
+        ledger((job) => job.purpose.type === 'campaign-row' && job.purpose.campaignId === id && reportedJob(job), {
+          runId: id,
+        }).map((job) => ({ ...job, purpose: { ...job.purpose, campaignId: queued.id } }));
+      campaigns.guard(id, live.running, (now) => live.progress(now, rowJobs()));
       const ended = await campaigns.run(id);
       let made = ended.rows[0] as CampaignRowRecord;
       let file: RowReport['file'] = made.state === 'done' ? await fileFacts(join(record.outDir, made.fileName)) : null;
       if (file && bucket) ({ record: made, file } = await copied(bucket, queued.id, made, file));
-      // The row's jobs, named as the queued campaign's, for the studio that queued it to record.
-      const jobs = ledger(
-        (job) => job.purpose.type === 'campaign-row' && job.purpose.campaignId === id && reportedJob(job),
-        { runId: id },
-      ).map((job) => ({ ...job, purpose: { ...job.purpose, campaignId: queued.id } }));
+      const jobs = rowJobs();
       // Paused by the account here (the whole run pauses for it), or by the run's own pause: the row waits with its steps' jobs.
       if (ended.state === 'paused') return { outcome: 'paused', record: made, pause: ended.pause ?? null, jobs };
       return { outcome: 'ended', record: made, file, jobs };

@@ -4,7 +4,7 @@ import type { JobSubmission, JobView } from '../../common/bridge/jobs';
 import type { ResultCopies } from '../downloads/result-copies';
 import type { Logger } from '../host/types';
 import type { RowEngine } from '../rows/engine/row-engine';
-import type { RowKind, RowStepContext, RowStepPrice } from '../rows/engine/row-kind';
+import type { RowBase, RowKind, RowStepContext, RowStepPrice } from '../rows/engine/row-kind';
 import type { RunStores } from '../rows/engine/run-store';
 import { rowEdited, rowsRemoved, type RowCheck } from './batch-edits';
 import { batchRuns, settledRows, type BatchRecord, type BatchRowRecord } from './batch-record';
@@ -146,9 +146,12 @@ export class BatchRows {
     return this.view(await this.require(id));
   }
 
-  /** A worker's row goes on only while its queued batch does (asked before each paid request). */
-  guard(id: string, running: () => Promise<boolean>): void {
-    this.deps.rows.guard(KIND, id, running);
+  /**
+   * A worker's row goes on only while its queued batch does (asked before each paid request), and
+   * `progress` hears of each change of it (its take's progress, kept at the queue).
+   */
+  guard(id: string, running: () => Promise<boolean>, progress?: (row: RowBase) => void): void {
+    this.deps.rows.guard(KIND, id, running, progress && ((rows) => rows[0] && progress(rows[0])));
   }
 
   /** Lets go of an ended batch's record (a worker's one-row batch, once reported). */

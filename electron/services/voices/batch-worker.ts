@@ -38,13 +38,15 @@ export function batchRowMaker(
           partOf: queued.id,
           rows: [{ ...(row as BatchRowRecord), state: 'pending' }],
         });
-      batches.guard(id, live.running);
+      const rowJobs = () =>
+        ledger((job) => job.purpose.type === 'batch-row' && job.purpose.batchId === id && reportedJob(job), {
+          runId: id,
+        }).map((job) => ({ ...job, purpose: { ...job.purpose, batchId: queued.id } }));
+      batches.guard(id, live.running, (now) => live.progress(now, rowJobs()));
       await batches.run(id);
       const record = await batches.get(id);
       const made = (record?.rows[0] ?? row) as BatchRowRecord;
-      const jobs = ledger((job) => job.purpose.type === 'batch-row' && job.purpose.batchId === id && reportedJob(job), {
-        runId: id,
-      }).map((job) => ({ ...job, purpose: { ...job.purpose, batchId: queued.id } }));
+      const jobs = rowJobs();
       if (record?.state === 'paused') return { outcome: 'paused', record: made, pause: record.pause ?? null, jobs };
       return { outcome: 'ended', record: made, jobs };
     },

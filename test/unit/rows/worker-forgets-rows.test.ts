@@ -48,7 +48,7 @@ describe('a worker once a row’s report is delivered', () => {
 
     const reported: string[] = [];
     for (const row of rows) {
-      const report = await maker.make(queued, row, { running: async () => true });
+      const report = await maker.make(queued, row, { running: async () => true, progress: () => undefined });
       expect(report.outcome).toBe('ended');
       // Before the report is delivered, the row's jobs are still the worker's to report.
       expect(worker.engine.held(ofCampaign('q')).length).toBe(report.jobs?.length);

@@ -40,7 +40,7 @@ describe("a worker's row of a queued campaign that is paused", () => {
       running = false;
       return going;
     });
-    const paused = await maker.make(queued, rows[0], { running: async () => running });
+    const paused = await maker.make(queued, rows[0], { running: async () => running, progress: () => undefined });
     expect(paused.outcome).toBe('paused');
     expect(afterPause).toEqual([]);
     expect((paused.record as CampaignRowRecord).state).not.toBe('failed');
@@ -50,7 +50,7 @@ describe("a worker's row of a queued campaign that is paused", () => {
     // Resumed: the row is taken again and made to its end, its voiceover not paid for twice.
     running = true;
     vi.mocked(worker.engine.submit).mockImplementation(submit);
-    const ended = await maker.make(queued, rows[0], { running: async () => true });
+    const ended = await maker.make(queued, rows[0], { running: async () => true, progress: () => undefined });
     expect(ended.outcome).toBe('ended');
     expect((ended.record as CampaignRowRecord).state).toBe('done');
     expect([...worker.created().values()]).toEqual([1, 1, 1]);

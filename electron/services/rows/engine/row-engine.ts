@@ -229,9 +229,11 @@ export class RowEngine {
     return this.memory.forget(kind, id);
   }
 
-  /** The run sends a paid request only while `running` says yes too (asked just before each); else it pauses. */
-  readonly guard = (kind: string, id: string, running: () => Promise<boolean>) =>
-    void this.stops.guards.set(`${kind}/${id}`, running);
+  /** A paid request only while `running` says yes too (asked before each), else it pauses; `progress` hears of each change. */
+  readonly guard = (kind: string, id: string, running: () => Promise<boolean>, progress?: (rows: AnyRow[]) => void) => {
+    this.stops.guards.set(`${kind}/${id}`, running);
+    if (progress) this.memory.watch(kind, id, (run) => progress(run.rows));
+  };
 
   /** Sends nothing more (quitting); what is at the service goes on and is picked up at the next start. */
   stop(): void {

@@ -12,6 +12,8 @@ export class RunMemory {
   private readonly runs = new Map<string, AnyRun>();
   private readonly waiters = new Set<() => void>();
   private readonly finishing = new Set<string>();
+  /** Who hears of each change of a run besides its kind (a worker's one-row run: its take's progress at the queue). */
+  private readonly watchers = new Map<string, (run: AnyRun) => void>();
   private stopped = false;
 
   constructor(private readonly kindOf: (name: string) => AnyKind) {}
@@ -76,9 +78,15 @@ export class RunMemory {
     return this.kindOf(kind).runs.putRow(next, changed);
   }
 
+  /** `seen` hears of every change of the run from now on, until it is let go of. */
+  watch(kind: string, id: string, seen: (run: AnyRun) => void): void {
+    this.watchers.set(`${kind}/${id}`, seen);
+  }
+
   /** The run is let go of, in memory and on disk. */
   forget(kind: string, id: string): Promise<void> {
     this.runs.delete(`${kind}/${id}`);
+    this.watchers.delete(`${kind}/${id}`);
     return this.kindOf(kind).runs.remove(id);
   }
 
@@ -123,6 +131,7 @@ export class RunMemory {
   private remember(kind: string, run: AnyRun): void {
     this.runs.set(`${kind}/${run.id}`, run);
     this.kindOf(kind).onChange?.(run);
+    this.watchers.get(`${kind}/${run.id}`)?.(run);
     this.wake();
   }
 

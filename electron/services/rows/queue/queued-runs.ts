@@ -5,6 +5,8 @@ import { RowTakes, type TakeAt } from './row-takes';
 import { withinMs } from '../engine/within';
 import { queueVaultId, redisTarget } from './redis-target';
 import type { QueuedRows, RowBase, RowJobs, RowKind, RowStepContext, RunBase, RunState } from '../engine/row-kind';
+import { rowUnderWay } from '../engine/row-kind';
+import { earlierTake } from './earlier-take';
 import type { RowQueue, RowTask } from '../engine/row-queue';
 import type { RunAccount } from '../../client/account-proof';
 import { RunShelf, type RowReport } from './run-shelf';
@@ -61,9 +63,10 @@ interface QueueLink {
  * the studio's own copy, as any row does). The studio hears of finished takes on the queue's events, and
  * looks each take up by its id whenever its row is stepped (at every start and resume too), so a report
  * made while it was closed is taken in when it opens again; the job leaves the queue only once the row's
- * change is on disk. The run's record and its pause, resume and cancel are written to Redis, where workers
- * read them before making a row (BullMQ's own pause is the whole queue's, and one queue serves every run);
- * a worker stopped by the account has the whole run paused here, with the account's reason.
+ * change is on disk. The run's record and its state are written to Redis, where workers read them before
+ * making a row and before each paid request; a pause or cancel also takes the run's takes no worker has
+ * begun off the queue (BullMQ's remove: its own pause is the whole queue's, and one queue serves every
+ * run), and a resume hands them again. A worker stopped by the account has the whole run paused here.
  */
 export class QueuedRuns {
   private readonly links = new Map<string, Promise<QueueLink>>();
@@ -123,7 +126,7 @@ export class QueuedRuns {
       ...kind,
       step: (context) =>
         context.run.queue && !queued.local(context.row)
-          ? this.step(kind.name, context, queued).catch((error: unknown) => {
+          ? this.step(kind.name, context, queued, kind.cancelled).catch((error: unknown) => {
               // Let go as the studio quits: the row stays as it was, and goes to the queue again at the next start.
               if (error !== QUEUE_CLOSED) throw error;
             })
@@ -180,12 +183,16 @@ export class QueuedRuns {
     kind: string,
     { run, row, set }: RowStepContext<Row, Run>,
     queued: QueuedRows<Row>,
+    cancelled: (row: Row) => Row,
   ): Promise<void> {
     if (this.closed) return;
     const link = await this.link(run.queue as string);
+    // A row not made (held back at the queue, or answered "not made") waits with the rows not started,
+    // or is cancelled with them: a cancelled run starts none again.
+    const notMade = (r: Row): Row => (run.state === 'cancelled' ? cancelled(r) : { ...r, state: 'pending' });
     try {
       await this.live(this.follow(link, kind, run.id));
-      await this.handOver(link, kind, run, row, set, queued);
+      await this.handOver(link, kind, run, row, set, { ...queued, notMade });
     } catch (error) {
       // Refused for want of the password: the run pauses saying so, and its rows stay as they are.
       if (error === QUEUE_CLOSED || !refusedByRedis(String(error))) throw error;
@@ -200,18 +207,25 @@ export class QueuedRuns {
     run: Run,
     row: Row,
     set: RowStepContext<Row, Run>['set'],
-    queued: QueuedRows<Row>,
+    queued: QueuedRows<Row> & { notMade: (row: Row) => Row },
   ): Promise<void> {
     const at: TakeAt = { kind, runId: run.id, row: row.row, take: row.take };
     const look = await this.live(link.takes.look(at));
     const found =
       look !== null && typeof look === 'object'
         ? { at, report: look.report }
-        : await this.earlierTake(link, at, row, queued, look !== null);
-    if (found) return this.takeIn(link, found, set, queued.received);
+        : await this.live(
+            earlierTake(link.takes, at, row, queued.sameMaking, look !== null, {
+              receive: (jobs) => this.engine?.jobs.receive?.(jobs),
+              writes: () => this.engine?.writes() === true,
+            }),
+          );
+    if (found) return this.takeIn(link, found, set, queued);
+    if (look === 'at-queue') return;
+    // Paused or cancelled, its take held back (or never handed): nothing goes to the queue until a resume.
+    if (run.state !== 'running') return set(queued.notMade);
     // Cut off twice (its workers stopped while making it): made again, following the jobs made before.
     if (look === 'failed') return this.live(link.takes.retry(at));
-    if (look === 'at-queue') return;
     if (!link.states.has(`${kind}/${run.id}`)) {
       await this.live(this.putRun(link, kind, run));
       link.states.set(`${kind}/${run.id}`, run.state);
@@ -224,7 +238,7 @@ export class QueuedRuns {
     link: QueueLink,
     { at: made, report }: { at: TakeAt; report: RowReport },
     set: RowStepContext<Row, Run>['set'],
-    received: QueuedRows<Row>['received'],
+    { received, notMade }: Pick<QueuedRows<Row>, 'received'> & { notMade: (row: Row) => Row },
   ): Promise<void> {
     // The worker's jobs join this studio's ledger first: the row's copy is saved and recorded as any result.
     if (report.jobs) await this.engine?.jobs.receive?.(report.jobs);
@@ -237,7 +251,7 @@ export class QueuedRuns {
     // Not made (the run was not running when a worker took it, or the account stopped it first): its job
     // leaves first, so the same take can be handed again when the run goes on; the row waits with those not started.
     if (!ended && written) await this.live(link.takes.taken(made));
-    await set((r) => (ended ? received(r, report.record as Row) : { ...r, state: 'pending' }));
+    await set((r) => (ended ? received(r, report.record as Row) : notMade(r)));
     if (!written) return;
     if (ended) await this.live(link.takes.taken(made));
     if (report.pause) await this.engine?.pauses.pause(made, report.pause.reason, report.pause.message);
@@ -260,7 +274,10 @@ export class QueuedRuns {
       link.states.set(runKey, run.state);
       try {
         if (run.state === 'running') return await this.putRun(link, kind, run);
-        if (run.state !== 'finished') return await link.shelf.setState(kind, run.id, run.state);
+        if (run.state !== 'finished') {
+          await link.shelf.setState(kind, run.id, run.state);
+          return await this.holdBack(link, kind, run);
+        }
         link.following.delete(runKey);
         link.states.delete(runKey);
         await link.shelf.forget(kind, run.id);
@@ -271,6 +288,17 @@ export class QueuedRuns {
         this.warn(link, 'a queued run could not be written to Redis', error);
       }
     });
+  }
+
+  /**
+   * A run paused or cancelled: its takes no worker has begun leave the queue (held back there, not each
+   * taken only to be answered "not made"), and their rows are stepped, to wait with the rows not started
+   * (or be cancelled); a resume hands them again. A take under way stays with its worker, which reads the
+   * run's state before each paid request: BullMQ stops no job under way in another process.
+   */
+  private async holdBack(link: QueueLink, kind: string, run: RunBase<RowBase>): Promise<void> {
+    const under = run.rows.filter(rowUnderWay).map((r) => ({ kind, runId: run.id, row: r.row, take: r.take }));
+    for (const held of await link.takes.holdBack(under)) this.engine?.wake({ kind, runId: run.id, row: held.row });
   }
 
   private link(shown: string): Promise<QueueLink> {
@@ -319,39 +347,6 @@ export class QueuedRuns {
       link.down = false;
     });
     return link;
-  }
-
-  /**
-   * A row made again (a retry of a row this studio failed) whose earlier take a worker finished while its
-   * report waited at the queue: every such report's jobs join the ledger (they may have been charged), and
-   * the newest done one is taken in instead of paying for the row again, unless the new take was handed
-   * already (a worker may be making it) or the row's inputs changed since (the kind's `sameMaking`: the
-   * earlier take's video is not its own). The others leave the queue.
-   */
-  private async earlierTake<Row extends RowBase>(
-    link: QueueLink,
-    at: TakeAt,
-    row: Row,
-    { sameMaking }: QueuedRows<Row>,
-    handed: boolean,
-  ): Promise<{ at: TakeAt; report: RowReport } | null> {
-    if (at.take === 0) return null;
-    const takes = Array.from({ length: at.take }, (_, take) => ({ ...at, take }));
-    const reports = await this.live(Promise.all(takes.map((earlier) => link.takes.report(earlier))));
-    const found = takes.flatMap((earlier, i) => (reports[i] ? [{ at: earlier, report: reports[i] }] : [])).reverse();
-    if (found.length === 0) return null;
-    const adopted = found.find(
-      ({ report }) =>
-        report.outcome === 'ended' &&
-        report.record.state === 'done' &&
-        (sameMaking?.(row, report.record as Row) ?? true),
-    );
-    const adopt = adopted && !handed ? adopted : null;
-    for (const other of found.filter((f) => f !== adopt)) {
-      if (other.report.jobs) await this.engine?.jobs.receive?.(other.report.jobs);
-      if (this.engine?.writes() === true) await this.live(link.takes.taken(other.at));
-    }
-    return adopt;
   }
 
   /** Why the queue's Redis refuses this studio, and how to go on. */

@@ -1,7 +1,8 @@
 import { DelayedError, Job, Queue, QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../../host/types';
-import type { RowBase } from '../engine/row-kind';
+import type { JobView } from '../../../common/bridge/jobs';
+import { rowUnderWay, type RowBase } from '../engine/row-kind';
 import { withinMs } from '../engine/within';
 import { queueClient, type QueueOutage } from './queue-outage';
 import type { RedisTarget } from './redis-target';
@@ -12,7 +13,16 @@ export interface RowTake {
   kind: string;
   runId: string;
   row: RowBase;
+  /**
+   * The jobs the take's workers made so far, as the row's report would carry them, kept with its progress:
+   * a worker that takes the row over and starts past a step reports that step's jobs too, which are in
+   * no ledger of its own (their charges reach the studio's ledger all the same).
+   */
+  jobs?: JobView[];
 }
+
+/** What a worker tells of a take while it makes it: the row as it stands, and the jobs made for it so far. */
+export type TakeProgress = (row: RowBase, jobs?: JobView[]) => void;
 
 /** Where a take is: its run and row, and which take of the row. */
 export interface TakeAt {
@@ -47,6 +57,10 @@ export function takeOfJobId(id: string): TakeAt | null {
 const REPORT_KEPT_SECONDS = 7 * 86_400;
 /** Takes started a second: more than any worker starts, so the limiter holds only when told to. */
 const NO_CAP = 1_000_000_000;
+/** A take's states at the queue before any worker began it (delayed: given back by a worker of another account). */
+const NOT_BEGUN: ReadonlySet<string> = new Set(['waiting', 'prioritized', 'delayed']);
+/** How long a take's report waits for its last progress write (a Redis that has gone answers none). */
+const PROGRESS_WRITE_MS = 2_000;
 /** How long one read of the queue's events waits for news before it reads again. */
 const EVENTS_BLOCK_MS = 1_000;
 
@@ -78,8 +92,12 @@ export interface RowTakesOptions {
   log?: Logger;
 }
 
-/** What a worker does with a take: makes the row to its end and answers its report (kept as the job's return value). */
-export type MakeTake = (take: RowTake) => Promise<RowReport>;
+/**
+ * What a worker does with a take: makes the row to its end and answers its report (kept as the job's
+ * return value). `progress` is told the row at each change while it is made: the step it stands at and
+ * what the steps before it made go into the job's data, where a worker that takes the row over reads them.
+ */
+export type MakeTake = (take: RowTake, progress: TakeProgress) => Promise<RowReport>;
 
 /**
  * Queued runs on BullMQ as BullMQ means it: each take of a row is one job (its id names the run, row and
@@ -151,6 +169,23 @@ export class RowTakes {
   /** The studio has taken the take's report in: the job leaves the queue (and so may be handed again). */
   async taken(at: TakeAt): Promise<void> {
     await this.queue.remove(takeJobId(at));
+  }
+
+  /**
+   * Those of these takes that no worker has begun leave the queue (BullMQ's remove), and are answered: a
+   * paused or cancelled run's takes are held back where the queue holds them, rather than each taken by a
+   * worker only to be answered "not made". A take being made is locked and stays (its row stops at its
+   * next paid request, by the run's state), and one answered keeps its report: each is looked at first.
+   */
+  async holdBack(ats: readonly TakeAt[]): Promise<TakeAt[]> {
+    const removed = await Promise.all(
+      ats.map(async (at) => {
+        const id = takeJobId(at);
+        if (!NOT_BEGUN.has(await this.queue.getJobState(id))) return false;
+        return (await this.queue.remove(id)) === 1;
+      }),
+    );
+    return ats.filter((_, i) => removed[i]);
   }
 
   /** These takes leave the queue, waiting or reported; one being made goes on (it is locked) and reports as any. */
@@ -242,10 +277,14 @@ export class RowTakes {
   }
 
   private async made(make: MakeTake, job: Job<RowTake, RowReport>, token?: string): Promise<RowReport> {
-    const making = make(job.data);
+    const progress = this.progress(job);
+    const making = make(job.data, progress.saw);
     this.making.add(making);
     try {
-      return await making;
+      const report = await making;
+      // The last step's write lands before the report, which ends the job (and lets the studio remove it).
+      await withinMs(progress.saved(), PROGRESS_WRITE_MS);
+      return report;
     } catch (error) {
       if (!(error instanceof GiveBack)) throw error;
       // Back on the queue as it was, for any worker after a while: its studio hears nothing of it.
@@ -255,4 +294,36 @@ export class RowTakes {
       this.making.delete(making);
     }
   }
+
+  /**
+   * The take's progress kept in its job's data (`job.updateData`, BullMQ's way of keeping a job's steps,
+   * which its process-step-jobs pattern reads on the next attempt): each change of a row under way writes
+   * the row as it stands, in order, so a worker that takes the row over after this one is killed starts
+   * from that step, with what the steps before made (a campaign row's voiceovers are not asked for again).
+   * Progress (`updateProgress`) is for watchers: each write is an event every follower reads, and the
+   * studio needs none of them; the intents still say what a step under way may have sent.
+   */
+  private progress(job: Job<RowTake, RowReport>): { saw: TakeProgress; saved: () => Promise<unknown> } {
+    let last = JSON.stringify(job.data.row);
+    let writes: Promise<unknown> = Promise.resolve();
+    return {
+      saw: (row, jobs) => {
+        const text = JSON.stringify(row);
+        if (text === last || !rowUnderWay(row)) return;
+        last = text;
+        const data: RowTake = { ...job.data, row, jobs: takeJobs(job.data.jobs, jobs) };
+        writes = writes
+          .then(() => job.updateData(data))
+          .catch((error: unknown) => this.outage.warn("a take's progress could not be kept", error, { take: job.id }));
+      },
+      saved: () => writes,
+    };
+  }
+}
+
+/** A take's jobs so far: those of its earlier workers and this one's, each once (by the service's id, else its own). */
+export function takeJobs(earlier: readonly JobView[] = [], own: readonly JobView[] = []): JobView[] {
+  const byId = new Map<string, JobView>();
+  for (const job of [...earlier, ...own]) byId.set(job.remoteId ?? job.id, job);
+  return [...byId.values()];
 }

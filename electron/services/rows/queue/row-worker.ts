@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import type { Logger } from '../../host/types';
-import { GiveBack, RowTakes, type RowTake } from './row-takes';
+import type { JobView } from '../../../common/bridge/jobs';
+import { GiveBack, RowTakes, takeJobs, type RowTake, type TakeProgress } from './row-takes';
 import type { RowBase, RunBase } from '../engine/row-kind';
 import { storageMismatch, type RunAccount } from '../../client/account-proof';
 import { RunShelf, type RowReport } from './run-shelf';
@@ -9,9 +10,15 @@ import { withinMs } from '../engine/within';
 
 export type QueuedRun = Omit<RunBase<RowBase>, 'rows'>;
 
-/** What a worker's row may ask while it is made: whether its queued run is still running (asked before each paid request). */
+/** What a worker's row may ask while it is made, and tell. */
 export interface RowLive {
+  /** Whether its queued run is still running (asked before each paid request). */
   running(): Promise<boolean>;
+  /**
+   * The row as it stands now (its step, what the steps before made) and the jobs made for it so far: kept
+   * at the queue for a worker that takes it over.
+   */
+  progress(row: RowBase, jobs?: JobView[]): void;
 }
 
 /** How a worker makes one row of a kind: to its end (or its run's pause), here, with this process's own services. */
@@ -104,7 +111,7 @@ export class RowWorker {
 
   start(): void {
     this.takes.start(
-      (take) => this.takeOnce(take),
+      (take, progress) => this.takeOnce(take, progress),
       (take, report) => void this.delivered(take, report),
     );
     void this.tell();
@@ -127,16 +134,16 @@ export class RowWorker {
     this.redis.disconnect();
   }
 
-  private takeOnce(take: RowTake): Promise<RowReport> {
+  private takeOnce(take: RowTake, progress: TakeProgress = () => undefined): Promise<RowReport> {
     const key = `${take.kind}/${take.runId}/${take.row.row}`;
     const under = this.making.get(key);
     if (under) return under;
-    const work = this.take(take).finally(() => this.making.delete(key));
+    const work = this.take(take, progress).finally(() => this.making.delete(key));
     this.making.set(key, work);
     return work;
   }
 
-  private async take({ kind, runId, row }: RowTake): Promise<RowReport> {
+  private async take({ kind, runId, row, jobs: earlier }: RowTake, progress: TakeProgress): Promise<RowReport> {
     const maker = this.makers.get(kind);
     const run = await this.run(kind, runId);
     const report = (made: Omit<RowReport, 'row' | 'take' | 'worker'>): RowReport => ({
@@ -160,7 +167,9 @@ export class RowWorker {
     try {
       // Paused where it was started: no paid request of this row leaves after that (an unreadable state counts as paused).
       const running = async () => (await this.shelf.state(kind, runId).catch(() => null)) === 'running';
-      return report(await maker.make(run, row, { running }));
+      const made = await maker.make(run, row, { running, progress });
+      // A row taken over reports the jobs its earlier workers made too: the steps it started past are in no ledger here.
+      return report(earlier?.length ? { ...made, jobs: takeJobs(earlier, made.jobs) } : made);
     } catch (error) {
       const reason = `the worker ${this.id} could not make it: ${error instanceof Error ? error.message : String(error)}`;
       return report({ outcome: 'ended', record: { ...row, state: 'failed', problems: [reason] } });
