@@ -158,9 +158,8 @@ export class RowEngine {
     for (const kind of this.kinds.values()) {
       const at = kind.rowOf(job);
       if (!at) continue;
-      const moving = this.memory.get(kind.name, at.runId).then(async (run) => {
-        if (run) this.queue.push({ kind: kind.name, runId: run.id, row: at.row });
-      });
+      const task = { kind: kind.name, runId: at.runId, row: at.row };
+      const moving = this.memory.get(kind.name, at.runId).then((run) => void (run && this.queue.push(task)));
       this.work.track(moving);
       return moving;
     }
@@ -349,9 +348,8 @@ export class RowEngine {
         // A create the service refused before making anything (too frequent, out of credits) is sent again.
         if (known && !refusedTooFrequent(known) && !refusedForBalance(known))
           return JOB_ENDED.has(known.phase) ? known : 'waiting';
-        const pacer =
-          this.pacerOf(task.kind, task.runId) ??
-          (await this.connect(task.kind, task.runId), this.pacerOf(task.kind, task.runId));
+        if (!this.pacerOf(task.kind, task.runId)) await this.connect(task.kind, task.runId);
+        const pacer = this.pacerOf(task.kind, task.runId);
         // A new row holds its pacer until its first create joins the line (`turn`), or its step ends (`started`).
         const first = this.starting.has(key);
         // A row that has made nothing of this take yet goes back to waiting when held (it is not under way).
