@@ -9,7 +9,8 @@ import { savedCopiesIn, type SavedCopy } from '../services/downloads/saved-repor
 import { JOURNAL } from '../services/jobs/ledger-read';
 import { openRecordsDatabase } from '../services/records/database';
 import { SqlJobQueries, type JobStreamQuery } from '../services/records/job-queries';
-import { FolderQueueReader, SqliteQueueReader } from '../services/records/sqlite-downloads';
+import { SqliteQueueReader } from '../services/records/sqlite-downloads';
+import { copiesOfJobs } from './job-copies';
 import { namedBy, openStudio } from './cli-host';
 import { flag, type CliIo, type ParsedArgs } from './command';
 import { ownerLink, type StudioLink } from './studio-link';
@@ -26,8 +27,8 @@ export interface JobSource {
   each(query: JobStreamQuery): AsyncIterable<JobView>;
   page(query: JobPageQuery): Promise<JobPage>;
   totals(filter: JobFilter): Promise<JobTotals>;
-  /** Every saved copy of every job, checked on disk now (by job id). */
-  copies(): Promise<Map<string, SavedCopy[]>>;
+  /** The saved copies of these jobs, checked on disk now (by job id). */
+  copies(jobIds: readonly string[]): Promise<Map<string, SavedCopy[]>>;
   close(): Promise<void>;
 }
 
@@ -52,7 +53,7 @@ export async function openJobSource(args: ParsedArgs, io: CliIo): Promise<JobSou
         each: (query) => fromSync(queries.each(query)),
         page: async (query) => queries.page(query),
         totals: async (filter) => queries.totals(filter),
-        copies: () => savedCopiesIn(new SqliteQueueReader(database)),
+        copies: (jobIds) => savedCopiesIn(new SqliteQueueReader(database), jobIds),
         close: async () => database.close(),
       };
     }
@@ -79,7 +80,7 @@ function linkSource(studio: StudioLink): JobSource {
     page: (query) => studio.call('jobs.page', query),
     totals: (filter) => studio.call('jobs.totals', filter),
     // The owner's record as it holds it now (its rows can lag its last changes by a write).
-    copies: async () => savedCopiesIn(new FolderQueueReader(studio.dataDir), await studio.call('downloads.list')),
+    copies: (jobIds) => copiesOfJobs(studio, jobIds),
     close: () => studio.close(),
   };
 }

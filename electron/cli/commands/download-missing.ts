@@ -2,8 +2,8 @@ import type { JobView } from '../../common/bridge/jobs';
 import type { DownloadView, LostCopy } from '../../common/bridge/downloads';
 import type { CliIo, ParsedArgs } from '../command';
 import { planRestore, type CopyNotRestored } from '../../services/downloads/lost-copies';
-import { missingResults, savedCopiesIn } from '../../services/downloads/saved-report';
-import { FolderQueueReader } from '../../services/records/sqlite-downloads';
+import { missingResults } from '../../services/downloads/saved-report';
+import { copiesOfJobs } from '../job-copies';
 import type { StudioLink } from '../studio-link';
 
 /** What one `download` run saves: jobs into --out, or with --missing alone lost copies back where they were. */
@@ -28,8 +28,11 @@ export async function chooseMissing(
   list: readonly JobView[],
   narrowed: ReadonlySet<string>,
 ): Promise<SaveChoice> {
-  const copies = await savedCopiesIn(new FolderQueueReader(studio.dataDir), await studio.call('downloads.list'));
   const chosen = list.filter((j) => narrowed.has(j.id));
+  const copies = await copiesOfJobs(
+    studio,
+    chosen.map((j) => j.id),
+  );
   if (args.flags['--out'] !== undefined) {
     const lost = new Set(missingResults(chosen, copies, Date.now()).map((m) => m.job.id));
     return { jobs: chosen.filter((j) => lost.has(j.id)), back: [], notRestored: [] };

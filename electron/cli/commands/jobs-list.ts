@@ -18,7 +18,10 @@ import { openJobSource, type JobSource } from '../job-source';
 
 /** Rows the table shows unless --limit says otherwise: a screenful or two; the rest are counted. */
 export const TABLE_LIMIT = 50;
-/** Lines written between two waits for the reader to take them (a pipe to a slow consumer). */
+/**
+ * Lines written between two waits for the reader to take them (a pipe to a slow consumer): also the jobs
+ * whose copies are asked for at once (a page of jobs, as the studio answers them).
+ */
 const LINES_PER_DRAIN = 500;
 const DAY_MS = 86_400_000;
 const AGO_UNITS: Record<string, number> = { m: 60_000, min: 60_000, h: 3_600_000, d: DAY_MS, w: 7 * DAY_MS };
@@ -110,16 +113,23 @@ export function formatTable(jobs: readonly JobView[], totals: JobTotals, now: nu
 
 /**
  * One job per line, each with what it cost in words and its saved copies checked on disk now, written
- * as it is read: a ledger of any size streams through a page (or a row) at a time.
+ * as it is read: a ledger of any size streams through a few hundred jobs at a time, their copies looked
+ * up by job (never the whole record of copies).
  */
 async function streamJson(source: JobSource, query: Omit<JobPageQuery, 'limit'>, limit: number | undefined, io: CliIo) {
-  const copies = await source.copies();
-  let written = 0;
+  let held: JobView[] = [];
+  const write = async () => {
+    const copies = await source.copies(held.map((job) => job.id));
+    for (const job of held)
+      io.out(JSON.stringify({ ...job, cost: describeCost(job), copies: copies.get(job.id) ?? [] }));
+    held = [];
+    await io.drained?.();
+  };
   for await (const job of source.each({ ...query, limit })) {
-    io.out(JSON.stringify({ ...job, cost: describeCost(job), copies: copies.get(job.id) ?? [] }));
-    written += 1;
-    if (written % LINES_PER_DRAIN === 0) await io.drained?.();
+    held.push(job);
+    if (held.length === LINES_PER_DRAIN) await write();
   }
+  if (held.length > 0) await write();
 }
 
 export const jobsListCommand: CliCommand = {

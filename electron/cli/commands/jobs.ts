@@ -15,8 +15,8 @@ import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } 
 import { jobsListCommand } from './jobs-list';
 import { JSON_OPTION } from '../common-options';
 import { matchJob } from '../../common/jobs/job-id';
-import { savedCopiesIn, type SavedCopy } from '../../services/downloads/saved-report';
-import { FolderQueueReader } from '../../services/records/sqlite-downloads';
+import type { SavedCopy } from '../../services/downloads/saved-report';
+import { copiesOfJobs } from '../job-copies';
 import { stepOf } from '../../common/jobs/steps';
 
 /**
@@ -85,9 +85,7 @@ export const jobsShowCommand: CliCommand = {
   run: (args, io) =>
     withJobs(args, io, async (studio, jobs) => {
       const job = findJob(studio, jobs, args.positional[0]);
-      const copies =
-        (await savedCopiesIn(new FolderQueueReader(studio.dataDir), await studio.call('downloads.list'))).get(job.id) ??
-        [];
+      const copies = (await copiesOfJobs(studio, [job.id])).get(job.id) ?? [];
       io.out(
         args.flags['--json']
           ? JSON.stringify({ ...job, copies }, null, 2)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { call } from './contract';
-import { JobFilter, JobSelection, JobSort } from './job-pages';
+import { JobFilter, JobSelection, JobSort, MAX_PAGE_JOBS } from './job-pages';
 
 /**
  * `missing` and `changed`: the file was saved, but a later check found it gone, or no longer the bytes
@@ -204,6 +204,8 @@ export type LibraryExport = z.infer<typeof LibraryExport>;
 
 export const downloadsCalls = {
   'downloads.list': call(z.tuple([]), z.array(DownloadView)),
+  /** The entries of a page of jobs (each one's copies and downloads, oldest first): a lookup by job, not the whole list. */
+  'downloads.ofJobs': call(z.tuple([z.array(id).max(MAX_PAGE_JOBS)]), z.array(DownloadView)),
   /** Checks every saved copy is still on disk as written (lost ones are fetched again), then lists. */
   'downloads.check': call(z.tuple([]), z.array(DownloadView)),
   /** Pauses every queued or running download; answers how many. */

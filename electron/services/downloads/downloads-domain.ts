@@ -231,6 +231,10 @@ export function createDownloadsDomain(
         await service.ready;
         return manager.list();
       },
+      'downloads.ofJobs': async (jobIds) => {
+        await service.ready;
+        return jobIds.flatMap((jobId) => manager.forJob(jobId).reverse());
+      },
       'downloads.check': async () => {
         await service.ready;
         await service.checkCopies({ deep: false });

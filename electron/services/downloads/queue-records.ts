@@ -34,6 +34,8 @@ export interface QueueReader {
   entries(queue: QueueName): Promise<DownloadEntry[]>;
   /** The entries of a queue saved from this link (a lookup, not a read of the queue), newest first. */
   savedFrom(url: string, queue: QueueName): Promise<DownloadEntry[]>;
+  /** The entries of a queue for these jobs (a lookup by job, not a read of the queue), in the queue's order. */
+  ofJobs(jobIds: readonly string[], queue: QueueName): Promise<DownloadEntry[]>;
 }
 
 /** A queue's record, its owner's store and the reader of both queues. */

@@ -25,18 +25,20 @@ export interface SavedCopy {
 }
 
 /**
- * Every saved copy of every job, each checked on disk now: the downloads the folder's owner has (`live`,
- * asked of it, since its record is written after it announces a change) and those of the command
- * line's old queue, which earlier versions kept beside it.
+ * Every saved copy of these jobs, each checked on disk now: the downloads the folder's owner has (`live`,
+ * asked of it for these jobs, since its record is written after it announces a change) and those of the
+ * command line's old queue, which earlier versions kept beside it. Only these jobs' entries are read (by
+ * job), so a folder of a million saved copies costs a page of jobs no more than a folder of none.
  */
 export async function savedCopiesIn(
   recorded: QueueReader,
+  jobIds: readonly string[],
   live?: readonly DownloadEntry[],
 ): Promise<Map<string, SavedCopy[]>> {
   // The record as its owner holds it now when it was asked (`live`: its last changes may still be on
   // their way to the database); the command line's old queue is read until its copies are adopted into
   // the record (same ids).
-  const entries = [...(live ?? (await recorded.entries('studio'))), ...(await recorded.entries('cli'))];
+  const entries = [...(live ?? (await recorded.ofJobs(jobIds, 'studio'))), ...(await recorded.ofJobs(jobIds, 'cli'))];
   const out = new Map<string, SavedCopy[]>();
   const seen = new Set<string>();
   // Read only (stat): a copy missing because its drive is gone must not be fetched into the empty folder.

@@ -15,6 +15,12 @@ const PUT_DOWNLOAD = `INSERT INTO downloads ${COLUMNS} ON CONFLICT (queue, id) D
 /** An entry's row unless it already has one (an import replayed after a kill). */
 export const ADD_DOWNLOAD = `INSERT OR IGNORE INTO downloads ${COLUMNS}`;
 const ALL = 'SELECT entry FROM downloads WHERE queue = ? ORDER BY rowid';
+/**
+ * A few jobs' entries, found by `downloads_by_job` (the ids come as one JSON array). Named: left to itself
+ * SQLite walks the whole queue by its primary key and picks the jobs out of every row.
+ */
+export const OF_JOBS = `SELECT entry FROM downloads INDEXED BY downloads_by_job
+  WHERE job_id IN (SELECT value FROM json_each(?)) AND queue = ? ORDER BY rowid`;
 /** What the manager holds at its start: every row but the backlog, which it takes in a few at a time. */
 const HELD = `SELECT entry FROM downloads WHERE queue = ? AND state NOT IN ('${BACKLOG}', '${BACKLOG_PAUSED}')
   ORDER BY rowid`;
@@ -120,7 +126,7 @@ export class SqliteDownloadQueue implements QueueRecord {
 
 /** Reads both queues from the database (null: none yet, so nothing recorded). */
 export class SqliteQueueReader implements QueueReader {
-  private saved: Database.Statement<unknown[]> | null = null;
+  private readonly statements = new Map<string, Database.Statement<unknown[]>>();
 
   constructor(
     private readonly database: RecordsDatabase | null,
@@ -132,10 +138,20 @@ export class SqliteQueueReader implements QueueReader {
   }
 
   async savedFrom(url: string, queue: QueueName): Promise<DownloadEntry[]> {
+    return this.lookup(SAVED_FROM, url, queue);
+  }
+
+  async ofJobs(jobIds: readonly string[], queue: QueueName): Promise<DownloadEntry[]> {
+    return jobIds.length === 0 ? [] : this.lookup(OF_JOBS, JSON.stringify(jobIds), queue);
+  }
+
+  /** The entries one indexed question finds; none (with a log line) when the record cannot be read. */
+  private lookup(sql: string, ...args: unknown[]): DownloadEntry[] {
     if (!this.database) return [];
     try {
-      this.saved ??= this.database.db.prepare(SAVED_FROM);
-      return parsedRows(this.saved.raw().all(url, queue) as unknown[][], this.log);
+      let statement = this.statements.get(sql);
+      if (!statement) this.statements.set(sql, (statement = this.database.db.prepare(sql)));
+      return parsedRows(statement.raw().all(...args) as unknown[][], this.log);
     } catch (error) {
       this.log?.warn('download records could not be read', { error: String(error) });
       return [];
@@ -160,6 +176,10 @@ export class FolderQueueReader implements QueueReader {
 
   savedFrom(url: string, queue: QueueName): Promise<DownloadEntry[]> {
     return this.read((reader) => reader.savedFrom(url, queue));
+  }
+
+  ofJobs(jobIds: readonly string[], queue: QueueName): Promise<DownloadEntry[]> {
+    return this.read((reader) => reader.ofJobs(jobIds, queue));
   }
 
   private async read(read: (reader: QueueReader) => Promise<DownloadEntry[]>): Promise<DownloadEntry[]> {

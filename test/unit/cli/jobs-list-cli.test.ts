@@ -2,6 +2,7 @@
 // table counts what it leaves out, and --json streams one job per line, with the folder read directly
 // or through the studio that owns it, page by page.
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,8 @@ import { createDispatcher } from '../../../electron/services/host/dispatcher';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { openOwnerChannel, type OwnerChannel } from '../../../electron/services/host/owner-channel';
 import { removeTempDirs, tempDir } from '../records/ledger-fixtures';
+import { download } from '../records/download-fixtures';
+import { openRecords } from '../../../electron/services/records/open-ledger';
 import { manyJob, seedJobs } from './many-jobs';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -50,6 +53,36 @@ describe('studio jobs list', () => {
     const jobs = lines(result.out);
     expect(jobs.map((job) => job.id)).toEqual(newestFirst(all));
     expect(jobs[0]).toMatchObject({ cost: expect.any(String), copies: [] });
+  });
+
+  it('gives each job its own saved copies, checked on disk, on every page of the stream', async () => {
+    const dir = tempDir('studio-jobs-copies-');
+    seedJobs(dir, 1_200, NOW);
+    const kept = join(dir, 'kept.mp3');
+    writeFileSync(kept, Buffer.alloc(1004));
+    const records = openRecords(dir);
+    // Jobs 4 and 1,100 lie on different pages of 500; job 700's copy was deleted since.
+    await records.downloads.store.save([
+      download(4, { jobId: manyJob(4, NOW).id, savedPath: kept, bytes: 1004 }),
+      download(700, { jobId: manyJob(700, NOW).id, savedPath: join(dir, 'gone.mp3') }),
+      download(1_100, { jobId: manyJob(1_100, NOW).id, savedPath: kept, bytes: 1004 }),
+    ]);
+    await records.downloads.store.close();
+    records.ledger.close();
+    const out: string[] = [];
+    const code = await runCli(['jobs', 'list', '--json', '--data-dir', dir], {
+      out: (t) => out.push(t),
+      err: () => undefined,
+      env: {},
+      cwd: dir,
+    });
+    expect(code).toBe(0);
+    const copies = new Map(lines(out).map((job) => [job.id, job.copies as { state: string; downloadId: string }[]]));
+    expect(copies.size).toBe(1_200);
+    expect(copies.get(manyJob(4, NOW).id)).toMatchObject([{ state: 'saved', downloadId: 'd-4' }]);
+    expect(copies.get(manyJob(700, NOW).id)).toMatchObject([{ state: 'missing', downloadId: 'd-700' }]);
+    expect(copies.get(manyJob(1_100, NOW).id)).toMatchObject([{ state: 'saved', downloadId: 'd-1100' }]);
+    expect([...copies.values()].filter((c) => c.length > 0)).toHaveLength(3);
   });
 
   it('narrows by --limit, --kind, --state, --project, --campaign, --since, --search and orders by --sort', async () => {
@@ -111,6 +144,9 @@ describe('studio jobs list', () => {
       // 2,940 jobs in pages of at most 500, never the whole list.
       expect(asked.filter((call) => call === 'jobs.page')).toHaveLength(6);
       expect(asked).not.toContain('jobs.list');
+      // Their copies asked for by job, a page at a time, never as the owner's whole record of copies.
+      expect(asked.filter((call) => call === 'downloads.ofJobs')).toHaveLength(6);
+      expect(asked).not.toContain('downloads.list');
     } finally {
       await channel?.close();
       await domains.disposeAll();

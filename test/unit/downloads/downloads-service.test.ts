@@ -162,8 +162,13 @@ describe('downloads service', () => {
     // The record as a reader could still find it: the download under way, nothing saved yet.
     const live = service.manager.list();
     const stale = live.map((d) => ({ ...d, state: 'downloading' as const, savedPath: null, sha256: null }));
-    const recorded = { entries: async (queue: string) => (queue === 'studio' ? stale : []), savedFrom: async () => [] };
-    const copies = await savedCopiesIn(recorded, live);
+    const recorded = {
+      entries: async (queue: string) => (queue === 'studio' ? stale : []),
+      savedFrom: async () => [],
+      ofJobs: async (ids: readonly string[], queue: string) =>
+        queue === 'studio' ? stale.filter((d) => ids.includes(d.jobId)) : [],
+    };
+    const copies = await savedCopiesIn(recorded, ['q'], live);
     expect(copies.get('q')?.map((c) => [c.state, c.path])).toEqual([['saved', join(dir, 'out', 'r-q.mp3')]]);
     expect(missingResults([job('q', { resultUrl: server.url('/q.mp3') })], copies, NOW)).toEqual([]);
     await service.dispose();

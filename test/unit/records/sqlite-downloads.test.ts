@@ -8,6 +8,7 @@ import { DATABASE_FILE, openRecordsDatabase, type Sqlite } from '../../../electr
 import { openRecords } from '../../../electron/services/records/open-ledger';
 import {
   FolderQueueReader,
+  OF_JOBS,
   savedCopiesIn,
   SqliteDownloadQueue,
 } from '../../../electron/services/records/sqlite-downloads';
@@ -139,6 +140,24 @@ describe('the download queue in the records database', () => {
       .all('x', 'studio') as { detail: string }[];
     expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING INDEX downloads_by_url/);
     reader.ledger.close();
+    owner.ledger.close();
+  });
+
+  it('reads the entries of a few jobs by job, through an index, never the whole record of copies', async () => {
+    const dir = tempDir('downloads-of-jobs-');
+    const owner = openRecords(dir);
+    const second = download(2, { id: 'd-2b', createdAt: download(2).createdAt + 5 });
+    await owner.downloads.store.save([download(1), download(2), download(3), second]);
+
+    const reader = new FolderQueueReader(dir);
+    const found = await reader.ofJobs(['job-2', 'job-3', 'job-none'], 'studio');
+    expect(found.map((e) => e.id)).toEqual(['d-2', 'd-3', 'd-2b']);
+    expect(await reader.ofJobs(['job-2'], 'cli')).toEqual([]);
+    expect(await reader.ofJobs([], 'studio')).toEqual([]);
+
+    const db = (owner.downloads.store as unknown as { database: { db: Sqlite } }).database.db;
+    const plan = db.prepare(`EXPLAIN QUERY PLAN ${OF_JOBS}`).all('["job-2"]', 'studio') as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING INDEX downloads_by_job \(job_id=\?\)/);
     owner.ledger.close();
   });
 
