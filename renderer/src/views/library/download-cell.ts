@@ -42,11 +42,12 @@ export function downloadCell(job: JobView, entries: readonly DownloadView[], now
   const focus = summary.focus;
   const fraction = focus?.totalBytes ? focus.bytes / focus.totalBytes : 0;
   const paths = summary.saved.map((d) => d.savedPath).filter((p): p is string => p !== null);
-  const title =
-    [
-      ...paths,
-      ...entries.filter((d) => d.state === 'missing' || d.state === 'changed').map((d) => d.reason ?? ''),
-    ].join('\n') || summary.text;
+  // The whole text first: the cell shows two lines of it at most.
+  const title = [
+    summary.text,
+    ...paths,
+    ...entries.filter((d) => d.state === 'missing' || d.state === 'changed').map((d) => d.reason ?? ''),
+  ].join('\n');
   return h(
     'div',
     { class: 'download-cell', 'data-download-state': summary.state, 'data-download-id': focus?.id, title },
