@@ -1,11 +1,15 @@
 // A data folder as a studio before the records database left it: its job ledger a journal of finished
 // jobs shaped like a campaign's (two voiceovers and one avatar video a row), one `{"put": job}` line each,
-// as `jobs/ledger.jsonl` held them. The first start of today's studio takes it in.
+// as `jobs/ledger.jsonl` held them, and (unless asked not to) a saved copy of every finished video in the
+// old download queue, as an editor who keeps each campaign's clips has them. The first start of today's
+// studio takes both in.
 import { once } from 'node:events';
-import { createWriteStream, mkdirSync, mkdtempSync } from 'node:fs';
+import { createWriteStream, linkSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JobRecord } from '../../electron/common/bridge/jobs';
+import type { DownloadEntry } from '../../electron/common/bridge/downloads';
+import { queueFile } from '../../electron/services/downloads/queue-file';
 import { JOURNAL } from '../../electron/services/jobs/ledger-read';
 
 const DAY_MS = 86_400_000;
@@ -65,15 +69,70 @@ export function campaignJob(index: number, now: number, results = 'https://resul
 /**
  * A fresh data folder whose old journal holds `count` finished campaign jobs; answers the folder.
  * `results`: where their results are (a server that answers every path, for a download that must write).
+ * `copies`: each finished video also has a saved copy on disk (hard links to one small file, so a million
+ * jobs' copies cost the disk nothing) recorded in the old download queue.
  */
-export async function folderWithJournal(count: number, now = Date.now(), results?: string): Promise<string> {
+export async function folderWithJournal(
+  count: number,
+  now = Date.now(),
+  results?: string,
+  copies = false,
+): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), `bench-records-${count}-`));
   mkdirSync(join(dataDir, 'jobs'));
   const out = createWriteStream(join(dataDir, 'jobs', JOURNAL));
+  const saved: DownloadEntry[] = [];
+  const folder = join(dataDir, 'Clips');
+  const clip = join(dataDir, 'clip.mp4');
+  if (copies) {
+    mkdirSync(folder);
+    writeFileSync(clip, CLIP_BYTES);
+  }
   for (let i = 0; i < count; i += 1) {
-    if (!out.write(`${JSON.stringify({ put: campaignJob(i, now, results) })}\n`)) await once(out, 'drain');
+    const job = campaignJob(i, now, results);
+    if (!out.write(`${JSON.stringify({ put: job })}\n`)) await once(out, 'drain');
+    if (copies && job.kind === 'avatar-video' && job.phase === 'completed') saved.push(savedCopy(job, folder, clip));
   }
   out.end();
   await once(out, 'finish');
+  if (copies) {
+    mkdirSync(join(dataDir, 'downloads'));
+    writeFileSync(queueFile(dataDir), JSON.stringify({ version: 1, entries: saved }));
+  }
   return dataDir;
+}
+
+/** What each saved clip holds: a few bytes stand for a video (nothing reads them as one). */
+const CLIP_BYTES = Buffer.from('not a video: a saved copy for the records bench\n');
+
+/** A finished download of a job's result into `folder`, its file a hard link to `clip`. */
+function savedCopy(job: JobRecord, folder: string, clip: string): DownloadEntry {
+  const name = `${job.summary.replace(/[^A-Za-z0-9]+/g, '-')}-${job.id}.mp4`;
+  const savedPath = join(folder, name);
+  linkSync(clip, savedPath);
+  const at = (job.finishedAt ?? job.createdAt) + 60_000;
+  return {
+    id: `copy-${job.id}`,
+    jobId: job.id,
+    url: job.resultUrl as string,
+    folder,
+    relativeName: name,
+    requestedName: name,
+    state: 'saved',
+    reason: null,
+    bytes: CLIP_BYTES.length,
+    totalBytes: CLIP_BYTES.length,
+    etag: null,
+    lastModified: null,
+    attempts: 1,
+    savedPath,
+    sha256: null,
+    mtimeMs: null,
+    verifiedAt: at,
+    refetchedAt: null,
+    origin: 'campaign',
+    batchId: null,
+    createdAt: at,
+    updatedAt: at,
+  };
 }

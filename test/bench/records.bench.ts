@@ -7,7 +7,8 @@
 // peak resident memory. Every figure is also printed as a ratio to the 1,000-job folder of the same run.
 // BENCH_RECORDS_SIZES=1000,20000 runs other sizes (the first is the baseline). Then the same Library
 // figures while a 1,000-row campaign runs in the studio (records-busy.ts); BENCH_RECORDS_BUSY_ONLY=1
-// runs that phase alone.
+// runs that phase alone. Each folder also holds a saved copy of every finished video (a third of its jobs)
+// in the old download queue, as an editor's folder does; BENCH_RECORDS_COPIES=0 leaves them out.
 import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ import { runBusyPhase } from './records-busy';
 
 const root = join(import.meta.dirname, '..', '..');
 const SIZES = (process.env.BENCH_RECORDS_SIZES ?? '1000,100000,1000000').split(',').map(Number);
+const COPIES = process.env.BENCH_RECORDS_COPIES !== '0';
 
 const AIMS = {
   nextStartS: 3,
@@ -46,7 +48,7 @@ interface Figures {
 
 async function measureFolder(jobs: number): Promise<Figures> {
   const written = performance.now();
-  const dataDir = await folderWithJournal(jobs);
+  const dataDir = await folderWithJournal(jobs, Date.now(), undefined, COPIES);
   const writtenS = (performance.now() - written) / 1000;
   try {
     // The first start after the update: the old journal is taken in before the host gives its address.
@@ -98,7 +100,9 @@ function report(all: Figures[]): void {
     const tasks = Object.entries(l.longestTaskMs)
       .map(([what, ms]) => `${what} ${ms} ms`)
       .join(', ');
-    console.log(`\n${f.jobs.toLocaleString('en-US')} jobs (journal written in ${f.writtenS.toFixed(1)} s):`);
+    console.log(
+      `\n${f.jobs.toLocaleString('en-US')} jobs${COPIES ? ', a saved copy of each finished video' : ''} (journal written in ${f.writtenS.toFixed(1)} s):`,
+    );
     console.log(
       `  first start, taking the journal in: ${f.importS.toFixed(1)} s to its records open (${ratio(f.importS, base.importS)})`,
     );
