@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
 import { provideMediaTools } from './test/media-tools-env.ts';
 import LongestFirstSequencer from './test/sequencer.ts';
-import { BUSY_WORKERS, WAITING_WORKERS } from './test/suite-size.ts';
+import { SUITE_WORKERS } from './test/suite-size.ts';
 
 const root = import.meta.dirname;
 // Every test worker inherits this process's environment: ffmpeg/ffprobe from npm where the system has none.
@@ -41,8 +41,6 @@ const isolatedComponentFiles = filesReplacingModules('test/component');
 
 const unitTest = {
   globals: true,
-  maxWorkers: WAITING_WORKERS,
-  sequence: { groupOrder: 1 },
   environment: 'node',
   include: ['test/unit/**/*.test.ts'],
   // electron-store imports electron itself; inlining it lets vi.mock('electron') reach it.
@@ -67,7 +65,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     globals: true,
-    maxWorkers: BUSY_WORKERS,
+    maxWorkers: SUITE_WORKERS,
     // The longest files start first in each group, on a fresh CI machine too (test/sequencer.ts).
     sequence: { sequencer: LongestFirstSequencer },
     projects: [

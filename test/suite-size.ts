@@ -11,14 +11,14 @@ const cores = availableParallelism();
 const byMemory = Math.max(1, Math.floor(freemem() / MEMORY_PER_WORKER));
 
 /**
- * The browser journeys and component files: one worker more than there are cores fills the moments a
- * journey waits on its host (vitest's default on two cores would be one), unless memory is short.
+ * Every file of every project, in one group: most of a file's time is waiting (on child processes,
+ * servers, sandbox jobs that last seconds, a page's round trips), not CPU. Measured in CPU seconds on two
+ * cores, the files that took longest in a busy run spent a twentieth to a third of their time on a core
+ * (music-mix 22 of 368 s, queue-reports-again 22 of 209, money-at-scale in Chromium 85 of 589). The
+ * browser journeys ran apart, on three workers, then the unit files on seven: each group ended on its
+ * longest file with the other workers idle, and 31 minutes went by in CI where the CPU was busy for a
+ * fraction of that. Together they share one tail. vitest runs projects of one group together only when
+ * their worker counts are the same, hence one count. A worker holding a browser journey needs about a
+ * GiB (a web host, its sandbox and a Chromium context), so memory bounds it too.
  */
-export const BUSY_WORKERS = Math.max(1, Math.min(cores + 1, byMemory));
-
-/**
- * The unit files, a group of their own after the others: they mostly wait on child processes, servers
- * and sandbox jobs, so more workers than cores keep the cores busy. On two cores they took 198 s with
- * three workers, 132 s with five, 114 s with seven and 114 s with nine.
- */
-export const WAITING_WORKERS = Math.max(1, Math.min(cores + 5, byMemory * 2));
+export const SUITE_WORKERS = Math.max(1, Math.min(cores + 4, byMemory));
