@@ -54,5 +54,11 @@ export function findSpeechEngine(options: SpeechEngineOptions = {}): SpeechEngin
   } catch {
     return 'none';
   }
-  return { bin: process.execPath, prefix: [WASM_SPEECH_SCRIPT], name: 'espeak-ng (WebAssembly build from npm)' };
+  // A process speaks one text and ends: V8's baseline WebAssembly compiler alone (no optimising tier-up of the
+  // 18 MB module) makes the same bytes for about a fifth less CPU a sentence (0.26 s instead of 0.33 s).
+  return {
+    bin: process.execPath,
+    prefix: ['--liftoff-only', WASM_SPEECH_SCRIPT],
+    name: 'espeak-ng (WebAssembly build from npm)',
+  };
 }

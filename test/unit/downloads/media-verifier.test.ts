@@ -61,8 +61,14 @@ describe.each(mediaToolGenerations())('the saved-file check, against $label', ({
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
   const read = (name: string): Buffer => readFileSync(join(scratch, name));
-  const ffprobeSays = (name: string): Promise<string> =>
-    outcome(new MediaProber(async () => ffprobe, new ProcessRunner()).probe(file(name)));
+  // ffprobe's word on a file, asked once per file: no file changes after beforeAll, and several tests hold
+  // the verifier against the same file's answer (the verifier itself is asked afresh every time).
+  const ffprobeAnswers = new Map<string, Promise<string>>();
+  const ffprobeSays = (name: string): Promise<string> => {
+    if (!ffprobeAnswers.has(name))
+      ffprobeAnswers.set(name, outcome(new MediaProber(async () => ffprobe, new ProcessRunner()).probe(file(name))));
+    return ffprobeAnswers.get(name)!;
+  };
   /** The verifier's answer on a fresh prober (no remembered answers) and the processes it started. */
   async function verified(name: string): Promise<{ says: string; spawned: number }> {
     let spawned = 0;

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,21 @@ describe('the sandbox speaks without a system espeak-ng', () => {
     const engine = findSpeechEngine({ searchSystem: false });
     expect(engine).toMatchObject({ bin: process.execPath, name: 'espeak-ng (WebAssembly build from npm)' });
     expect(findSpeechEngine({ espeakPath: '/nonexistent/espeak-ng' })).toBe('none');
+  });
+
+  it('runs the build with the baseline compiler only, which speaks the very same bytes', () => {
+    const engine = findSpeechEngine({ searchSystem: false });
+    if (engine === 'none') throw new Error('no npm espeak-ng');
+    expect(engine.prefix).toEqual(['--liftoff-only', expect.stringMatching(/espeak-wasm\.mjs$/)]);
+    const text = join(dir, 'same.txt');
+    writeFileSync(text, 'The same sentence, spoken twice.');
+    const spoken = (prefix: string[], wav: string) => {
+      execFileSync(engine.bin, [...prefix, '-v', 'en-us', '-f', text, '-w', join(dir, wav)]);
+      return readFileSync(join(dir, wav));
+    };
+    const fast = spoken(engine.prefix, 'liftoff.wav');
+    expect(fast.length).toBeGreaterThan(10_000);
+    expect(fast.equals(spoken(engine.prefix.slice(1), 'tiered.wav'))).toBe(true);
   });
 
   it('turns text into real speech of a plausible length', async () => {
