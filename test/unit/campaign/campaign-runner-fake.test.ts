@@ -4,11 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { campaignRuns } from '../../../electron/services/campaign/campaign-rows';
 import { campaignBalanceNote } from '../../../electron/services/campaign/campaign-manifest';
 import type { RowEngineDeps } from '../../../electron/services/rows/engine/row-engine';
-import {
-  InProcessCreateIntents,
-  OUTCOME_UNKNOWN,
-  type CreateIntents,
-} from '../../../electron/services/rows/queue/create-intents';
+import { OUTCOME_UNKNOWN, type CreateIntents } from '../../../electron/services/rows/queue/create-intents';
+import { InProcessCreateIntents } from '../rows/intent-stores';
 import { rowEngineCases } from '../rows/row-engine-cases';
 import { InProcessBudget, type Budget } from '../../../electron/services/jobs/budget';
 import { RedisBudget } from '../../../electron/services/rows/money/redis-budget';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Budget } from '../../../electron/services/jobs/budget';
 import { RedisBudget } from '../../../electron/services/rows/money/redis-budget';
-import { InProcessCreateIntents } from '../../../electron/services/rows/queue/create-intents';
+import { InProcessCreateIntents } from '../rows/intent-stores';
 import { redisClients, redisPerFile } from '../../redis-per-file';
 import { setup } from './hand-campaign';
 

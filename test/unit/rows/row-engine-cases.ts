@@ -4,11 +4,8 @@
 // Queued runs themselves (the takes at the queue) have tests of their own: take-queue.test.ts and others.
 import { Redis } from 'ioredis';
 import { afterEach } from 'vitest';
-import {
-  InProcessCreateIntents,
-  RedisCreateIntents,
-  type CreateIntents,
-} from '../../../electron/services/rows/queue/create-intents';
+import { RedisCreateIntents, type CreateIntents } from '../../../electron/services/rows/queue/create-intents';
+import { InProcessCreateIntents } from './intent-stores';
 import { redisPerFile } from '../../redis-per-file';
 
 export interface RowEngineCase {
