@@ -1,6 +1,6 @@
 // The intents to create a row engine can run with, for tests that run the same scenario with each so the
-// two cannot drift: in this process (the desktop app, the web host, a command line), and in a real Redis
-// (one redis-server per test file) with the worker's name on each, as a `studio worker` runs its rows.
+// two cannot drift: in memory (a fake of the shared record), and in a real Redis (one redis-server per test
+// file) with the worker's name on each, as a `studio worker` runs its rows.
 // Queued runs themselves (the takes at the queue) have tests of their own: take-queue.test.ts and others.
 import { Redis } from 'ioredis';
 import { afterEach } from 'vitest';
@@ -24,7 +24,7 @@ export function rowEngineCases(): RowEngineCase[] {
     await Promise.all(clients.splice(0).map((client) => client.quit()));
   });
   return [
-    { name: 'in-process', deps: () => ({ intents: new InProcessCreateIntents() }) },
+    { name: 'intents in memory', deps: () => ({ intents: new InProcessCreateIntents() }) },
     {
       name: "a worker's, intents in Redis",
       deps: () => {
