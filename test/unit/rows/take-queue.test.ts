@@ -1,9 +1,10 @@
 // The queue of takes (row-takes.ts) on a real Redis with a password, as queued runs use it: a take handed
 // again while it waits is still one job, made once; takes are made side by side; a Redis restarted with
 // takes under way and waiting loses none and makes none twice; and no log line shows the password (the
-// outage's lines, which name the address, are queue-outage-log.test.ts's). The
-// last test goes through the studio's side too (queued-runs.ts): once a run's reports are taken in,
-// nothing of it stays in Redis, so Redis holds no more after a run of 300 rows than after one of 30.
+// outage's lines, which name the address, are queue-outage-log.test.ts's). The last two tests go through
+// the studio's side too (queued-runs.ts): a worker's report that the account stopped it pauses the run;
+// once a run's reports are taken in, nothing of it stays in Redis, so Redis holds no more after a run of
+// 300 rows than after one of 30.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,6 +123,50 @@ describe('the queue of takes on a real Redis', () => {
       (await Promise.all(rows.map((row) => takes.report(at(row))))).every((r) => r !== null),
     );
     expect([...ran].sort()).toEqual(rows.map((row) => `r/${row}`));
+  });
+
+  it("pauses the studio's run when a worker's report says the account stopped it, with no row failed", async () => {
+    made += 1;
+    const prefix = `stopped-${process.pid}-${made}`;
+    const queues = new QueuedRuns({ prefix, log });
+    const engine = new RowEngine({
+      jobs: { list: () => [], submit: () => Promise.reject(new Error('nothing is sent here')) },
+      remote: queues,
+    });
+    engine.register(queuedOnlyKind(mkdtempSync(join(tmpdir(), 'studio-take-stopped-')), 'lines'));
+    const worker = new RowTakes({ url: redis().url, prefix, log });
+    const message = 'The account is out of credits.';
+    // Row 0 is stopped by the account; any other row the worker takes meanwhile is made.
+    worker.start(async (given) =>
+      given.row.row === 0
+        ? {
+            ...report(given),
+            outcome: 'paused',
+            record: given.row,
+            pause: { reason: 'balance', at: 0, message, rowsLeft: 1, creditsLeft: null },
+          }
+        : report(given),
+    );
+    closing.push(
+      async () => engine.stop(),
+      () => queues.close(),
+      () => worker.closeWithin(0),
+    );
+    const rows: RowBase[] = [0, 1, 2].map((row) => ({ row, state: 'pending', take: 0, problems: [] }));
+    const run: QueuedOnlyRun = {
+      id: 'stopped',
+      createdAt: 1,
+      state: 'running',
+      rows,
+      queue: queues.address(redis().url),
+    };
+    await engine.create('lines', run);
+    const ended = await engine.run('lines', 'stopped');
+    expect(ended.state).toBe('paused');
+    expect(ended.pause).toMatchObject({ reason: 'balance', message });
+    expect(ended.rows.filter((r) => r.state === 'failed')).toEqual([]);
+    // The stopped row waits with those not started, for the run's resume.
+    expect(ended.rows[0]?.state).toBe('pending');
   });
 
   it('keeps nothing of a run whose reports its studio took in: no more after 300 rows than after 30', async () => {
