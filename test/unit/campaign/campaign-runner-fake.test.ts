@@ -4,20 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { campaignRuns } from '../../../electron/services/campaign/campaign-rows';
 import { campaignBalanceNote } from '../../../electron/services/campaign/campaign-manifest';
 import type { RowEngineDeps } from '../../../electron/services/rows/engine/row-engine';
-import {
-  InProcessCreateIntents,
-  OUTCOME_UNKNOWN,
-  type CreateIntents,
-} from '../../../electron/services/rows/queue/create-intents';
-import { rowQueueCases } from '../rows/row-queues';
+import { OUTCOME_UNKNOWN, type CreateIntents } from '../../../electron/services/rows/queue/create-intents';
+import { InProcessCreateIntents } from '../rows/intent-stores';
+import { rowEngineCases } from '../rows/row-engine-cases';
 import { InProcessBudget, type Budget } from '../../../electron/services/jobs/budget';
 import { RedisBudget } from '../../../electron/services/rows/money/redis-budget';
-import { InProcessRowQueue } from '../../../electron/services/rows/engine/row-queue';
 import { redisClients, redisPerFile } from '../../redis-per-file';
 import { runsIn } from '../rows/folder-runs';
 import { setup } from './hand-campaign';
 
-describe.each(rowQueueCases())('campaign rows on the row engine, step by step ($name)', ({ deps }) => {
+describe.each(rowEngineCases())('campaign rows on the row engine, step by step ($name)', ({ deps }) => {
   it('starts rows while no create is on its way (no fixed count), each row voiceovers first, then its video', async () => {
     const { engine, runner, record, settle } = setup(deps(), 5, 2);
     await runner.create(record);
@@ -226,7 +222,7 @@ describe.each(rowQueueCases())('campaign rows on the row engine, step by step ($
  * between both. They stop together, paused for the day's limit with no row failed, never past it.
  */
 async function twoWorkersStopAtTheLimit(
-  deps: () => Pick<RowEngineDeps, 'queue' | 'intents'>,
+  deps: () => Pick<RowEngineDeps, 'intents'>,
   budgets: [Budget, Budget],
   total: Budget,
 ): Promise<void> {
@@ -254,7 +250,7 @@ async function twoWorkersStopAtTheLimit(
 
 describe("two workers on one Redis, each with a client of its own (the day's spending of the queue)", () => {
   const { client, prefix } = redisClients(redisPerFile());
-  const inProcess = () => ({ queue: new InProcessRowQueue(), intents: new InProcessCreateIntents() });
+  const inProcess = () => ({ intents: new InProcessCreateIntents() });
 
   it("stop together at the day's limit they share, never past it", async () => {
     const p = prefix();

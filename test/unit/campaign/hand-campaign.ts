@@ -125,7 +125,7 @@ export class HandEngine {
 }
 
 export function setup(
-  { budget, ...shared }: Pick<RowEngineDeps, 'queue' | 'intents'> & { budget?: Budget },
+  { budget, ...shared }: Pick<RowEngineDeps, 'intents'> & { budget?: Budget },
   rows: number,
   concurrency = 2,
   balance?: (engine: HandEngine) => number,

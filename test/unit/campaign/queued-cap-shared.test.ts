@@ -5,8 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Budget } from '../../../electron/services/jobs/budget';
 import { RedisBudget } from '../../../electron/services/rows/money/redis-budget';
-import { InProcessCreateIntents } from '../../../electron/services/rows/queue/create-intents';
-import { InProcessRowQueue } from '../../../electron/services/rows/engine/row-queue';
+import { InProcessCreateIntents } from '../rows/intent-stores';
 import { redisClients, redisPerFile } from '../../redis-per-file';
 import { setup } from './hand-campaign';
 
@@ -17,9 +16,7 @@ const { client, prefix } = redisClients(redisPerFile());
  * each create expected at 2 credits, under the campaign's cap of 11: room for five creates between both.
  */
 async function twoWorkersAtTheCap(budgets: [Budget, Budget]) {
-  const workers = budgets.map((budget) =>
-    setup({ queue: new InProcessRowQueue(), intents: new InProcessCreateIntents(), budget }, 6, 6),
-  );
+  const workers = budgets.map((budget) => setup({ intents: new InProcessCreateIntents(), budget }, 6, 6));
   const runs = await Promise.all(
     workers.map(async ({ engine, runner, record }) => {
       Object.assign(engine, { expectedCredits: async () => 2 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RowTask } from '../../../electron/services/rows/engine/row-queue';
-import { rowQueueCases } from './row-queues';
+import { InProcessRowQueue, type RowTask } from '../../../electron/services/rows/engine/row-queue';
 
 /** A step the test ends by hand; `started(n)` settles once n steps have started (an event, not a wait). */
 function handWorker() {
@@ -18,22 +17,20 @@ function handWorker() {
   return { worker, running, ran, started };
 }
 
-describe.each(rowQueueCases())('the row queue ($name)', ({ make, landed }) => {
+describe("the row engine's queue of row steps", () => {
   it("never runs one row's steps at once, and runs a row asked for during its step once more after it", async () => {
-    const queue = make();
+    const queue = new InProcessRowQueue();
     const { worker, running, ran, started } = handWorker();
     const task = { kind: 'batch', runId: 'b', row: 0 };
     queue.push(task);
     queue.push(task);
     queue.push(task);
-    await landed(queue);
     queue.start(worker);
     await started(1);
     // Asked for three times while it waited: one step.
     expect(ran).toEqual(['b/0']);
     queue.push(task);
     queue.push(task);
-    await landed(queue);
     running.shift()?.end();
     // The two asks during the step are one more run, not two, and not while the first ran.
     await started(2);
@@ -44,12 +41,11 @@ describe.each(rowQueueCases())('the row queue ($name)', ({ make, landed }) => {
   });
 
   it('runs different rows side by side, and forgets what waits of a dropped run', async () => {
-    const queue = make();
+    const queue = new InProcessRowQueue();
     const { worker, running, ran, started } = handWorker();
     queue.push({ kind: 'batch', runId: 'b', row: 0 });
     queue.push({ kind: 'campaign', runId: 'c', row: 0 });
     queue.drop('batch', 'b');
-    await landed(queue);
     queue.start(worker);
     await started(1);
     expect(ran).toEqual(['c/0']);

@@ -17,7 +17,7 @@ import { RowFlight } from '../../../electron/services/rows/engine/row-flight';
 import { rowUnderWay } from '../../../electron/services/rows/engine/row-kind';
 import { BatchRows } from '../../../electron/services/voices/batch-rows';
 import { loadTemplate } from '../campaign/template-fixture';
-import { rowQueueCases } from './row-queues';
+import { rowEngineCases } from './row-engine-cases';
 import { advanceUntil } from './windows';
 import { runsIn } from './folder-runs';
 
@@ -105,12 +105,7 @@ class OneConnection {
   }
 }
 
-function studio(
-  shared: Pick<RowEngineDeps, 'queue' | 'intents'>,
-  limit: number | null,
-  campaignRows: number,
-  batchRows: number,
-) {
+function studio(shared: Pick<RowEngineDeps, 'intents'>, limit: number | null, campaignRows: number, batchRows: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-rows-together-'));
   const service = new OneConnection(limit);
   // Both runs on one engine and one connection: one bound of rows under way between them.
@@ -201,7 +196,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const cases = rowQueueCases().map((c) => ({
+const cases = rowEngineCases().map((c) => ({
   ...c,
   deps: () => {
     const made = c.deps();

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  InProcessCreateIntents,
-  RedisCreateIntents,
-  type CreateIntents,
-} from '../../../electron/services/rows/queue/create-intents';
+import { RedisCreateIntents, type CreateIntents } from '../../../electron/services/rows/queue/create-intents';
+import { InProcessCreateIntents } from './intent-stores';
 import { InProcessBudget, type Budget } from '../../../electron/services/jobs/budget';
 import { RedisBudget } from '../../../electron/services/rows/money/redis-budget';
 import { redisClients, redisPerFile } from '../../redis-per-file';

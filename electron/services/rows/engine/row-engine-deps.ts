@@ -5,7 +5,6 @@ import type { Budget } from '../../jobs/budget';
 import type { QueuedRuns } from '../queue/queued-runs';
 import type { RowJobs } from './row-kind';
 import type { RowPacers } from '../rate/row-pacer';
-import type { RowQueue } from './row-queue';
 import type { RowBudget } from '../money/row-budget';
 import type { RowFlight } from './row-flight';
 import type { AccountCreates } from '../../jobs/account-creates';
@@ -21,14 +20,12 @@ export interface SharedRecords {
   creates?: AccountCreates;
 }
 
-/** What the row engine is built on: the job engine, the pacers, the queue and the records shared with other workers. */
+/** What the row engine is built on: the job engine, the pacers and the records shared with other workers. */
 export interface RowEngineDeps {
   jobs: RowJobs;
   /** The connection creates go to now (one pacer each); default: one pacer for everything. */
   connection?(): Promise<string>;
   pacers?: RowPacers;
-  /** Which queue runs the row steps: the in-process one unless told otherwise. */
-  queue?: RowQueue;
   /** Intents to create shared by workers on several machines; none: the ledger alone guards creates. */
   intents?: CreateIntents;
   /** Where a queued run's rows go (queued-runs.ts); none: every run is made here. */

@@ -3,7 +3,7 @@ import type { RunBalance } from '../../../common/jobs/run-balance';
 import { StudioError } from '../../host/errors';
 import { RunBalanceWatch } from '../../jobs/run-balance';
 import { RowPacers, type RowPacer } from '../rate/row-pacer';
-import { InProcessRowQueue, type RowQueue, type RowTask } from './row-queue';
+import { InProcessRowQueue, type RowTask } from './row-queue';
 import { intentKey, NOT_SENT, sendOnce } from '../queue/create-intents';
 import {
   jobOfRow,
@@ -35,8 +35,8 @@ const REFUSED_AGAIN_MS = 1_000;
 
 /**
  * The one row engine of batches and campaigns. A run is rows, each a durable record with its own state
- * machine (row-kind.ts); the engine decides which row step runs next and hands it to the queue (the
- * RowQueue seam), driven by the reactor (`jobEnded`) and by `run`. The kind asks the ledger whether a
+ * machine (row-kind.ts); the engine decides which row step runs next and hands it to its queue of
+ * row steps (row-queue.ts), driven by the reactor (`jobEnded`) and by `run`. The kind asks the ledger whether a
  * step of a take has a job before any create, so nothing is created twice. A row starts when its whole
  * price is reserved, the rows under way are within their bound (row-starts.ts) and its connection's pacer
  * has room (rate/row-pacer.ts); a paused run sends nothing more. Queued runs: queue/queued-runs.ts.
@@ -44,7 +44,7 @@ const REFUSED_AGAIN_MS = 1_000;
 export class RowEngine {
   private readonly kinds = new Map<string, AnyKind>();
   private readonly memory: RunMemory;
-  private readonly queue: RowQueue;
+  private readonly queue = new InProcessRowQueue();
   private readonly pacers: RowPacers;
   private readonly balances = new Map<string, RunBalanceWatch>();
   /** The connection each running run sends to, read when it starts. */
@@ -72,7 +72,6 @@ export class RowEngine {
     const { memory, stops, connections } = this;
     const track = (work: Promise<unknown>) => this.work.track(work);
     this.starts = new RowStarts({ ...deps, again, kindOf, memory, stops, connections, track });
-    this.queue = deps.queue ?? new InProcessRowQueue();
     this.pacers = deps.pacers ?? new RowPacers();
     this.queue.start((task) => this.runStep(task));
     deps.remote?.attach(deps.jobs, this.queue, this.stops, () => !this.stopped);

@@ -8,30 +8,17 @@ export interface RowTask {
   row: number;
 }
 
-/**
- * The seam between "which row step runs next" (the engine and its pacer decide, then `push`) and "run
- * this step" (the worker given to `start`). A queue promises three things: a row asked for twice while it
- * waits is one task; one row's steps never run at once (a row asked for while its step runs runs again
- * after it); and `drop` forgets what waits of a run. The in-process queue below is the default; the
- * BullMQ one (bullmq-row-queue.ts) keeps the same promises over Redis for workers on several machines,
- * and nothing outside the row engine knows which one runs.
- */
-export interface RowQueue {
-  /** Hands every task to `worker` from now on. */
-  start(worker: (task: RowTask) => Promise<void>): void;
-  push(task: RowTask): void;
-  /** Tasks of the run not started yet are forgotten (a step running, and what its row's job's end asks, go on). */
-  drop(kind: string, runId: string): void;
-  /** Settles once nothing waits and nothing runs. */
-  idle(): Promise<void>;
-  /** Starts nothing more. */
-  stop(): void;
-}
-
 export const rowTaskKey = (task: RowTask): string => `${task.kind}/${task.runId}/${task.row}`;
 
-/** The queue in this process: tasks start at once (the pacer already decided when); one at a time per row. */
-export class InProcessRowQueue implements RowQueue {
+/**
+ * The row engine's queue of row steps, in its own process, between "which row step runs next" (the engine
+ * and its pacer decide, then `push`) and "run this step" (the worker given to `start`). Tasks start at
+ * once, since the pacer already decided when. It promises three things: a row asked for twice while it
+ * waits is one task; one row's steps never run at once (a row asked for while its step runs runs again
+ * after it, reading its record afresh); and `drop` forgets what waits of a run. Rows made on other
+ * machines go through the queue of takes in Redis instead (queue/row-takes.ts), a whole row at a time.
+ */
+export class InProcessRowQueue {
   private worker: ((task: RowTask) => Promise<void>) | null = null;
   /** Rows whose step runs now; `true` when asked for again meanwhile. */
   private readonly running = new Map<string, boolean>();
@@ -39,6 +26,7 @@ export class InProcessRowQueue implements RowQueue {
   private readonly work = new Set<Promise<void>>();
   private stopped = false;
 
+  /** Hands every task to `worker` from now on, those that waited for it first. */
   start(worker: (task: RowTask) => Promise<void>): void {
     this.worker = worker;
     for (const [key, task] of [...this.waiting]) {
@@ -72,15 +60,18 @@ export class InProcessRowQueue implements RowQueue {
     void done.finally(() => this.work.delete(done));
   }
 
+  /** Tasks of the run not started yet are forgotten (a step running, and what its row's job's end asks, go on). */
   drop(kind: string, runId: string): void {
     for (const [key, task] of [...this.waiting])
       if (task.kind === kind && task.runId === runId) this.waiting.delete(key);
   }
 
+  /** Settles once nothing runs. */
   async idle(): Promise<void> {
     while (this.work.size > 0) await Promise.all([...this.work]);
   }
 
+  /** Starts nothing more. */
   stop(): void {
     this.stopped = true;
     this.waiting.clear();

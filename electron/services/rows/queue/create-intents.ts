@@ -129,31 +129,6 @@ export async function sendOnce<Row extends { state: string; problems: string[] }
   return result;
 }
 
-/** The intents of this process alone: the default, where one host runs every row. */
-export class InProcessCreateIntents implements CreateIntents {
-  private readonly claimed = new Map<string, IntentRecord>();
-
-  async claim(key: IntentKey): Promise<boolean> {
-    const text = keyText(key);
-    if (this.claimed.has(text)) return false;
-    this.claimed.set(text, { worker: null, at: new Date().toISOString() });
-    return true;
-  }
-
-  async release(key: IntentKey): Promise<void> {
-    this.claimed.delete(keyText(key));
-  }
-
-  async made(key: IntentKey, remoteId: string, charge?: SentCharge): Promise<void> {
-    const earlier = this.claimed.get(keyText(key));
-    if (earlier) this.claimed.set(keyText(key), { ...earlier, remoteId, charge });
-  }
-
-  async read(key: IntentKey): Promise<IntentRecord | null> {
-    return this.claimed.get(keyText(key)) ?? null;
-  }
-}
-
 /** Intents in Redis (SET NX), shared by every worker; each is kept `keepMs` (default 30 days), then forgotten. */
 export class RedisCreateIntents implements CreateIntents {
   constructor(

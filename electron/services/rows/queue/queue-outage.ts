@@ -40,10 +40,10 @@ export class QueueOutage {
   }
 }
 
-/** A BullMQ queue's address, name, key prefix, warnings and own Redis client, as each queue opens them. */
-export function queueClient(options: { url: string; name?: string; prefix?: string; log?: Logger }) {
+/** The queue of takes' address, name, key prefix, warnings and own Redis client (row-takes.ts). */
+export function queueClient(options: { url: string; prefix?: string; log?: Logger }) {
   const target = redisTarget(options.url);
-  const name = options.name ?? 'studio-rows';
+  const name = 'studio-rows';
   const outage = new QueueOutage(target, name, options.log);
   const redis = new Redis(target.options);
   redis.on('error', (error: Error) => outage.lost(error));

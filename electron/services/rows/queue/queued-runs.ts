@@ -7,7 +7,7 @@ import { queueVaultId, redisTarget } from './redis-target';
 import type { QueuedRows, RowBase, RowJobs, RowKind, RowStepContext, RunBase, RunState } from '../engine/row-kind';
 import { rowUnderWay } from '../engine/row-kind';
 import { earlierTake } from './earlier-take';
-import type { RowQueue, RowTask } from '../engine/row-queue';
+import type { InProcessRowQueue, RowTask } from '../engine/row-queue';
 import type { RunAccount } from '../../client/account-proof';
 import { RunShelf, type RowReport } from './run-shelf';
 import { connectedWorkers, type ConnectedWorker } from './queue-workers';
@@ -99,7 +99,7 @@ export class QueuedRuns {
     return this.options.vault?.persistent ?? false;
   }
 
-  attach(jobs: RowJobs, queue: Pick<RowQueue, 'push'>, pauses: RunPauses, writes: () => boolean): void {
+  attach(jobs: RowJobs, queue: Pick<InProcessRowQueue, 'push'>, pauses: RunPauses, writes: () => boolean): void {
     this.engine = { jobs, wake: (task) => queue.push(task), pauses, writes };
   }
 

@@ -75,11 +75,10 @@ export class GiveBack extends Error {
   }
 }
 
-export interface RowTakesOptions {
+interface RowTakesOptions {
   /** `redis://[:password@]host:port`; the password is never logged. */
   url: string;
-  /** The BullMQ queue (default `studio-rows`) and the prefix of every key it writes (default `studio`). */
-  name?: string;
+  /** The prefix of every key the queue (`studio-rows`) writes (default `studio`). */
   prefix?: string;
   /** A worker's takes made at once. */
   concurrency?: number;
@@ -87,8 +86,6 @@ export interface RowTakesOptions {
   workerName?: string;
   /** How long a worker's hold on a take lasts unrenewed (BullMQ's lock; 30 s unless given). */
   stallMs?: number;
-  /** Times a take whose worker died is taken again elsewhere; its creates go through their intents, so none is paid twice. */
-  stalledRuns?: number;
   log?: Logger;
 }
 
@@ -238,7 +235,8 @@ export class RowTakes {
       prefix: this.prefix,
       concurrency: this.options.concurrency ?? 32,
       ...(this.options.workerName ? { name: this.options.workerName } : {}),
-      maxStalledCount: this.options.stalledRuns ?? 1,
+      // A take whose worker died is made once more elsewhere; its creates go through their intents (none paid twice).
+      maxStalledCount: 1,
       // No cap of its own on takes started (the shared turns pace requests): a limiter only so that a hold
       // set by hand (`hold`, BullMQ's manual rate limit) applies, which BullMQ checks only with one.
       limiter: { max: NO_CAP, duration: 1_000 },

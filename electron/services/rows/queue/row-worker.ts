@@ -96,7 +96,6 @@ export class RowWorker {
       concurrency: options.concurrency ?? 32,
       workerName: this.id,
       stallMs: options.stallMs,
-      stalledRuns: 1,
       log: options.log,
     });
     this.redis = new Redis(this.takes.target.options);
