@@ -3,12 +3,39 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CampaignRecord, type CampaignRowRecord } from '../../common/campaign/record';
-import type { RowMaker } from '../rows/queue/row-worker';
+import { CampaignRecord, CampaignRowRecord } from '../../common/campaign/record';
+import type { QueuedRun, RowMaker } from '../rows/queue/row-worker';
 import { reportedJob, type RowReport } from '../rows/queue/run-shelf';
 import { bucketLocation, type BucketCopy, type ResultBucket } from '../storage/result-bucket';
 import type { JobRecord, JobView } from '../../common/bridge/jobs';
 import type { CampaignRows } from './campaign-rows';
+
+/**
+ * The queued campaign as each of its rows' one-row runs starts from, checked once per run read: it carries
+ * the whole template, and checking it again for each row was most of the schema work a row cost a worker.
+ * Held by the run's object, so a run read again (after a pause) is checked again, and one let go of goes.
+ */
+const checkedRuns = new WeakMap<QueuedRun, RunFields>();
+const RunFields = CampaignRecord.omit({ id: true, rows: true });
+type RunFields = ReturnType<typeof RunFields.parse>;
+
+function checkedRun(queued: QueuedRun, folder: string): RunFields {
+  let checked = checkedRuns.get(queued);
+  if (!checked) {
+    checked = RunFields.parse({
+      ...queued,
+      outDir: join(folder, queued.id),
+      state: 'running',
+      pause: null,
+      balance: undefined,
+      queue: null,
+      // The queued campaign's cap (its `partOf`'s): one count in the queue's budget, for every worker's rows.
+      partOf: queued.id,
+    });
+    checkedRuns.set(queued, checked);
+  }
+  return checked;
+}
 
 type FileFacts = { path: string; bytes: number; sha256: string };
 
@@ -63,21 +90,14 @@ export function campaignRowMaker(
     files: true,
     async make(queued, row, live) {
       const id = `${queued.id}-${row.row}-${row.take}`;
-      const record = CampaignRecord.parse({
-        ...queued,
-        id,
-        outDir: join(folder, queued.id),
-        state: 'running',
-        pause: null,
-        balance: undefined,
-        queue: null,
-        // The queued campaign's cap (its `partOf`'s): one count in the queue's budget, for every worker's rows.
-        partOf: queued.id,
-        // Whether it goes to a bucket is this worker's to say, not what an earlier worker of the row did.
-        // A row taken over comes as its take's job kept it (its voiceovers, its videos made): from pending,
-        // its steps start at the first whose result it lacks, and a step under way finds its intent.
-        rows: [{ ...row, state: 'pending', bucketCopy: undefined }],
-      });
+      // A row taken over comes as its take's job kept it (its voiceovers, its videos made): from pending,
+      // its steps start at the first whose result it lacks, and a step under way finds its intent.
+      // Whether it goes to a bucket is this worker's to say, not what an earlier worker of the row did.
+      const record: CampaignRecord = {
+        ...checkedRun(queued, folder),
+        id: CampaignRecord.shape.id.parse(id),
+        rows: [CampaignRowRecord.parse({ ...row, state: 'pending', bucketCopy: undefined })],
+      };
       if (await campaigns.get(id)) await campaigns.replace(record);
       else await campaigns.create(record);
       // The row's jobs as its report carries them, named as the queued campaign's, for the studio that queued it to record.
@@ -85,7 +105,7 @@ export function campaignRowMaker(
         ledger((job) => job.purpose.type === 'campaign-row' && job.purpose.campaignId === id && reportedJob(job), {
           runId: id,
         }).map((job) => ({ ...job, purpose: { ...job.purpose, campaignId: queued.id } }));
-      campaigns.guard(id, live.running, (now) => live.progress(now, rowJobs()));
+      campaigns.guard(id, live.running, (now) => live.progress(now, rowJobs));
       const ended = await campaigns.run(id);
       let made = ended.rows[0] as CampaignRowRecord;
       let file: RowReport['file'] = made.state === 'done' ? await fileFacts(join(record.outDir, made.fileName)) : null;
