@@ -168,7 +168,7 @@ async function measure(
       if (receiver && worker.receiverPort !== null) receiver.target(worker.receiverPort);
     }
     const pids = started.map((w) => w.child.pid);
-    const workersStarting = pids.reduce((all, pid) => all + (cpuSeconds(pid)?.own ?? 0), 0);
+    const workersStarting = pids.reduce<number>((all, pid) => all + (cpuSeconds(pid)?.own ?? 0), 0);
     const base: Sample = {
       rows: 0,
       workerRss: pids.map((pid) => residentMb(pid) ?? 0),
