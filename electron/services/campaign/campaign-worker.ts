@@ -38,11 +38,21 @@ function checkedRun(queued: QueuedRun, folder: string): RunFields {
 }
 
 type FileFacts = { path: string; bytes: number; sha256: string };
+export type SavedAt = (path: string) => { bytes: number; sha256: string; mtimeMs: number } | null;
 
-async function fileFacts(path: string): Promise<FileFacts> {
+/**
+ * The saved video's size and hash for the row's report. The download took its hash as it wrote it: read
+ * from its record while the file is as written (size and time, the copies' own check), so a video the
+ * worker only passes on is not read and hashed a second time (a real service's videos are megabytes).
+ */
+export async function fileFacts(path: string, savedAt?: SavedAt): Promise<FileFacts> {
+  const info = await stat(path);
+  const saved = savedAt?.(path);
+  if (saved && saved.bytes === info.size && saved.mtimeMs === info.mtimeMs)
+    return { path, bytes: saved.bytes, sha256: saved.sha256 };
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return { path, bytes: (await stat(path)).size, sha256: hash.digest('hex') };
+  return { path, bytes: info.size, sha256: hash.digest('hex') };
 }
 
 /**
@@ -81,8 +91,11 @@ export function campaignRowMaker(
   folder: string,
   ledger: (match: (job: JobRecord) => boolean, scope: JobScope) => JobView[],
   bucket?: ResultBucket,
-  /** The host's downloads held in memory: a reported row's copy leaves it (the record keeps it). */
-  copies?: { letGo(jobIds: Iterable<string>): void },
+  /**
+   * The host's downloads held in memory: the saved video's facts are read from them, and a reported
+   * row's copy leaves them (the record keeps it).
+   */
+  copies?: { letGo(jobIds: Iterable<string>): void; savedAt?: SavedAt },
 ): RowMaker {
   return {
     kind: 'campaign',
@@ -108,7 +121,10 @@ export function campaignRowMaker(
       campaigns.guard(id, live.running, (now) => live.progress(now, rowJobs));
       const ended = await campaigns.run(id);
       let made = ended.rows[0] as CampaignRowRecord;
-      let file: RowReport['file'] = made.state === 'done' ? await fileFacts(join(record.outDir, made.fileName)) : null;
+      let file: RowReport['file'] =
+        made.state === 'done'
+          ? await fileFacts(join(record.outDir, made.fileName), copies?.savedAt?.bind(copies))
+          : null;
       if (file && bucket) ({ record: made, file } = await copied(bucket, queued.id, made, file));
       const jobs = rowJobs();
       // Paused by the account here (the whole run pauses for it), or by the run's own pause: the row waits with its steps' jobs.
