@@ -88,6 +88,8 @@ interface Outcome extends RunCounts {
   keysAfter: number;
   /** CPU seconds used over the run: each worker, the starting studio, the sandbox. */
   cpu: CpuUsed;
+  /** The workers' own CPU seconds, together, when each said it takes rows (loading the command: not a row's). */
+  workersStarting: number;
 }
 
 /** Each row's first name is its own token (Name00017), found again in the sandbox's records of its jobs. */
@@ -166,6 +168,7 @@ async function measure(
       if (receiver && worker.receiverPort !== null) receiver.target(worker.receiverPort);
     }
     const pids = started.map((w) => w.child.pid);
+    const workersStarting = pids.reduce<number>((all, pid) => all + (cpuSeconds(pid)?.own ?? 0), 0);
     const base: Sample = {
       rows: 0,
       workerRss: pids.map((pid) => residentMb(pid) ?? 0),
@@ -244,6 +247,7 @@ async function measure(
       redisAfter,
       keysAfter,
       cpu: { ...followed.cpu, workers: workerCpu },
+      workersStarting,
     };
   } finally {
     for (const process of running) if (process.child.exitCode === null) process.child.kill('SIGKILL');
@@ -325,7 +329,7 @@ function aimLines(o: Outcome): string[] {
   const lines = [
     `${who(o)}: workers' jobs: ${o.byKind}`,
     `${who(o)}: requests per row by path: ${o.paths} (the sandbox's own routes, /__sandbox/…, are its storage's and not among req/row: ${(o.sandboxOwn / ROWS).toFixed(2)} a row); the workers' requests from ${o.workersSpan[0].toFixed(1)} s to ${o.workersSpan[1].toFixed(1)} s of the wall`,
-    `${who(o)}: CPU per row, own + children (ffprobe, ffmpeg): workers ${cpuMs(total(o.cpu.workers))} ms (${o.cpu.workers.map((c) => c.own.toFixed(0)).join('/')} s each), studio ${cpuMs(o.cpu.studio)} ms, sandbox ${cpuMs(o.cpu.sandbox)} ms; all over the wall: ${coresUsed(o).toFixed(2)} of ${cpus().length} cores; load average ${o.loadAtStart.toFixed(2)} when this run started`,
+    `${who(o)}: CPU per row, own + children (ffprobe, ffmpeg): workers ${cpuMs(total(o.cpu.workers))} ms (${o.cpu.workers.map((c) => c.own.toFixed(0)).join('/')} s each; ${(((total(o.cpu.workers).own - o.workersStarting) * 1000) / ROWS).toFixed(0)} ms own after their start, ${o.workersStarting.toFixed(1)} s before), studio ${cpuMs(o.cpu.studio)} ms, sandbox ${cpuMs(o.cpu.sandbox)} ms; all over the wall: ${coresUsed(o).toFixed(2)} of ${cpus().length} cores; load average ${o.loadAtStart.toFixed(2)} when this run started`,
     `${who(o)}: 1005 answers: ${o.rateLimited - o.studioRateLimited} to workers, ${o.studioRateLimited} to the studio; the most requests reaching the sandbox in any second: ${o.mostInSecond} (its rate ${RATE_LIMIT}); ${stallsLine(o.stalls)}`,
     ...[...o.problems].map(([problem, n]) => `${who(o)}: ${n} failed: ${problem}`),
     // A run with callbacks says its rows lost and created twice with the rest of its aims (callbackLines).

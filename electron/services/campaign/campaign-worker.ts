@@ -3,19 +3,56 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CampaignRecord, type CampaignRowRecord } from '../../common/campaign/record';
-import type { RowMaker } from '../rows/queue/row-worker';
+import { CampaignRecord, CampaignRowRecord } from '../../common/campaign/record';
+import type { QueuedRun, RowMaker } from '../rows/queue/row-worker';
 import { reportedJob, type RowReport } from '../rows/queue/run-shelf';
 import { bucketLocation, type BucketCopy, type ResultBucket } from '../storage/result-bucket';
 import type { JobRecord, JobView } from '../../common/bridge/jobs';
 import type { CampaignRows } from './campaign-rows';
 
-type FileFacts = { path: string; bytes: number; sha256: string };
+/**
+ * The queued campaign as each of its rows' one-row runs starts from, checked once per run read: it carries
+ * the whole template, and checking it again for each row was most of the schema work a row cost a worker.
+ * Held by the run's object, so a run read again (after a pause) is checked again, and one let go of goes.
+ */
+const checkedRuns = new WeakMap<QueuedRun, RunFields>();
+const RunFields = CampaignRecord.omit({ id: true, rows: true });
+type RunFields = ReturnType<typeof RunFields.parse>;
 
-async function fileFacts(path: string): Promise<FileFacts> {
+function checkedRun(queued: QueuedRun, folder: string): RunFields {
+  let checked = checkedRuns.get(queued);
+  if (!checked) {
+    checked = RunFields.parse({
+      ...queued,
+      outDir: join(folder, queued.id),
+      state: 'running',
+      pause: null,
+      balance: undefined,
+      queue: null,
+      // The queued campaign's cap (its `partOf`'s): one count in the queue's budget, for every worker's rows.
+      partOf: queued.id,
+    });
+    checkedRuns.set(queued, checked);
+  }
+  return checked;
+}
+
+type FileFacts = { path: string; bytes: number; sha256: string };
+export type SavedAt = (path: string) => { bytes: number; sha256: string; mtimeMs: number } | null;
+
+/**
+ * The saved video's size and hash for the row's report. The download took its hash as it wrote it: read
+ * from its record while the file is as written (size and time, the copies' own check), so a video the
+ * worker only passes on is not read and hashed a second time (a real service's videos are megabytes).
+ */
+export async function fileFacts(path: string, savedAt?: SavedAt): Promise<FileFacts> {
+  const info = await stat(path);
+  const saved = savedAt?.(path);
+  if (saved && saved.bytes === info.size && saved.mtimeMs === info.mtimeMs)
+    return { path, bytes: saved.bytes, sha256: saved.sha256 };
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return { path, bytes: (await stat(path)).size, sha256: hash.digest('hex') };
+  return { path, bytes: info.size, sha256: hash.digest('hex') };
 }
 
 /**
@@ -54,8 +91,11 @@ export function campaignRowMaker(
   folder: string,
   ledger: (match: (job: JobRecord) => boolean, scope: JobScope) => JobView[],
   bucket?: ResultBucket,
-  /** The host's downloads held in memory: a reported row's copy leaves it (the record keeps it). */
-  copies?: { letGo(jobIds: Iterable<string>): void },
+  /**
+   * The host's downloads held in memory: the saved video's facts are read from them, and a reported
+   * row's copy leaves them (the record keeps it).
+   */
+  copies?: { letGo(jobIds: Iterable<string>): void; savedAt?: SavedAt },
 ): RowMaker {
   return {
     kind: 'campaign',
@@ -63,21 +103,14 @@ export function campaignRowMaker(
     files: true,
     async make(queued, row, live) {
       const id = `${queued.id}-${row.row}-${row.take}`;
-      const record = CampaignRecord.parse({
-        ...queued,
-        id,
-        outDir: join(folder, queued.id),
-        state: 'running',
-        pause: null,
-        balance: undefined,
-        queue: null,
-        // The queued campaign's cap (its `partOf`'s): one count in the queue's budget, for every worker's rows.
-        partOf: queued.id,
-        // Whether it goes to a bucket is this worker's to say, not what an earlier worker of the row did.
-        // A row taken over comes as its take's job kept it (its voiceovers, its videos made): from pending,
-        // its steps start at the first whose result it lacks, and a step under way finds its intent.
-        rows: [{ ...row, state: 'pending', bucketCopy: undefined }],
-      });
+      // A row taken over comes as its take's job kept it (its voiceovers, its videos made): from pending,
+      // its steps start at the first whose result it lacks, and a step under way finds its intent.
+      // Whether it goes to a bucket is this worker's to say, not what an earlier worker of the row did.
+      const record: CampaignRecord = {
+        ...checkedRun(queued, folder),
+        id: CampaignRecord.shape.id.parse(id),
+        rows: [CampaignRowRecord.parse({ ...row, state: 'pending', bucketCopy: undefined })],
+      };
       if (await campaigns.get(id)) await campaigns.replace(record);
       else await campaigns.create(record);
       // The row's jobs as its report carries them, named as the queued campaign's, for the studio that queued it to record.
@@ -85,10 +118,13 @@ export function campaignRowMaker(
         ledger((job) => job.purpose.type === 'campaign-row' && job.purpose.campaignId === id && reportedJob(job), {
           runId: id,
         }).map((job) => ({ ...job, purpose: { ...job.purpose, campaignId: queued.id } }));
-      campaigns.guard(id, live.running, (now) => live.progress(now, rowJobs()));
+      campaigns.guard(id, live.running, (now) => live.progress(now, rowJobs));
       const ended = await campaigns.run(id);
       let made = ended.rows[0] as CampaignRowRecord;
-      let file: RowReport['file'] = made.state === 'done' ? await fileFacts(join(record.outDir, made.fileName)) : null;
+      let file: RowReport['file'] =
+        made.state === 'done'
+          ? await fileFacts(join(record.outDir, made.fileName), copies?.savedAt?.bind(copies))
+          : null;
       if (file && bucket) ({ record: made, file } = await copied(bucket, queued.id, made, file));
       const jobs = rowJobs();
       // Paused by the account here (the whole run pauses for it), or by the run's own pause: the row waits with its steps' jobs.

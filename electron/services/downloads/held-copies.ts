@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { DownloadEntry } from '../../common/bridge/downloads';
 import { FINISHED } from './queue-names';
 import type { QueueRecord } from './queue-records';
@@ -18,6 +19,19 @@ export class HeldCopies {
   letGo(jobIds: Iterable<string>): void {
     const jobs = new Set(jobIds);
     for (const [id, entry] of this.held) if (jobs.has(entry.jobId) && FINISHED.has(entry.state)) this.held.delete(id);
+  }
+
+  /**
+   * The copy held as saved at `path`: its bytes and the hash taken as they were written, with the file's
+   * time then (null: none held there, or saved before hashes were kept).
+   */
+  savedAt(path: string): { bytes: number; sha256: string; mtimeMs: number } | null {
+    const target = resolve(path);
+    for (const { state, savedPath, bytes, sha256, mtimeMs } of this.held.values()) {
+      if (state !== 'saved' || savedPath === null || sha256 === null || mtimeMs === null) continue;
+      if (resolve(savedPath) === target) return { bytes, sha256, mtimeMs };
+    }
+    return null;
   }
 
   /** The recorded copies at this path that are not in memory, held again (a read of the record). */

@@ -42,7 +42,7 @@ export function batchRowMaker(
         ledger((job) => job.purpose.type === 'batch-row' && job.purpose.batchId === id && reportedJob(job), {
           runId: id,
         }).map((job) => ({ ...job, purpose: { ...job.purpose, batchId: queued.id } }));
-      batches.guard(id, live.running, (now) => live.progress(now, rowJobs()));
+      batches.guard(id, live.running, (now) => live.progress(now, rowJobs));
       await batches.run(id);
       const record = await batches.get(id);
       const made = (record?.rows[0] ?? row) as BatchRowRecord;

@@ -35,7 +35,10 @@ describe("a worker's campaign row", () => {
     const made = await campaignRowMaker(first.campaigns, join(dir, 'made-1'), (match) => first.engine.list(match)).make(
       queued,
       rows[0],
-      { running: async () => true, progress: (row, jobs = []) => void told.push({ row, jobs }) },
+      {
+        running: async () => true,
+        progress: (row, jobs = []) => void told.push({ row, jobs: typeof jobs === 'function' ? jobs() : jobs }),
+      },
     );
     expect(made.record.state).toBe('done');
     const told1 = told.find(({ row }) => row.state === 'video');

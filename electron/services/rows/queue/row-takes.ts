@@ -21,8 +21,12 @@ export interface RowTake {
   jobs?: JobView[];
 }
 
-/** What a worker tells of a take while it makes it: the row as it stands, and the jobs made for it so far. */
-export type TakeProgress = (row: RowBase, jobs?: JobView[]) => void;
+/**
+ * What a worker tells of a take while it makes it: the row as it stands, and the jobs made for it so far.
+ * The jobs may come as a question, asked only when the row changed: a run's memory tells of every change
+ * (several a step) and the jobs are a read of the ledger, wasted on the changes that write nothing.
+ */
+export type TakeProgress = (row: RowBase, jobs?: JobView[] | (() => JobView[])) => void;
 
 /** Where a take is: its run and row, and which take of the row. */
 export interface TakeAt {
@@ -309,7 +313,8 @@ export class RowTakes {
         const text = JSON.stringify(row);
         if (text === last || !rowUnderWay(row)) return;
         last = text;
-        const data: RowTake = { ...job.data, row, jobs: takeJobs(job.data.jobs, jobs) };
+        const made = typeof jobs === 'function' ? jobs() : jobs;
+        const data: RowTake = { ...job.data, row, jobs: takeJobs(job.data.jobs, made) };
         writes = writes
           .then(() => job.updateData(data))
           .catch((error: unknown) => this.outage.warn("a take's progress could not be kept", error, { take: job.id }));

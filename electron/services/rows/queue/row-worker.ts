@@ -16,9 +16,10 @@ export interface RowLive {
   running(): Promise<boolean>;
   /**
    * The row as it stands now (its step, what the steps before made) and the jobs made for it so far: kept
-   * at the queue for a worker that takes it over.
+   * at the queue for a worker that takes it over. Given as a function, the jobs are read only when the
+   * row changed (a change that writes nothing reads no ledger).
    */
-  progress(row: RowBase, jobs?: JobView[]): void;
+  progress(row: RowBase, jobs?: JobView[] | (() => JobView[])): void;
 }
 
 /** How a worker makes one row of a kind: to its end (or its run's pause), here, with this process's own services. */
