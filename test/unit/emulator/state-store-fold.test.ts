@@ -50,7 +50,9 @@ describe("the sandbox's records, folded in steps", () => {
       await turn();
     }
     expect(turnsDuringFold).toBeGreaterThan(1);
-    // The fold ended: its next journal became the journal, and the changes made meanwhile are in it.
+    // The fold ended: its next journal became the journal, and the changes made meanwhile are in it. The
+    // whole file is in place a moment before its journal is (a busy machine's turns fall between them).
+    await store.idle();
     expect(existsSync(at('state.journal.next'))).toBe(false);
     const running = readSandboxRecords(dir);
     expect(running.generation).toBe(1);

@@ -133,7 +133,8 @@ describe('the queue of takes on a real Redis', () => {
       jobs: { list: () => [], submit: () => Promise.reject(new Error('nothing is sent here')) },
       remote: queues,
     });
-    engine.register(queuedOnlyKind(mkdtempSync(join(tmpdir(), 'studio-take-stopped-')), 'lines'));
+    const kind = queuedOnlyKind(mkdtempSync(join(tmpdir(), 'studio-take-stopped-')), 'lines');
+    engine.register(kind);
     const worker = new RowTakes({ url: redis().url, prefix, log });
     const message = 'The account is out of credits.';
     // Row 0 is stopped by the account; any other row the worker takes meanwhile is made.
@@ -165,8 +166,15 @@ describe('the queue of takes on a real Redis', () => {
     expect(ended.state).toBe('paused');
     expect(ended.pause).toMatchObject({ reason: 'balance', message });
     expect(ended.rows.filter((r) => r.state === 'failed')).toEqual([]);
-    // The stopped row waits with those not started, for the run's resume.
-    expect(ended.rows[0]?.state).toBe('pending');
+    // The stopped row waits with those not started, for the run's resume. Its report can be taken in just
+    // after the run paused (the account's pause may reach this studio first): its record is waited for.
+    await until('the stopped row back with the rows not started', async () => {
+      await engine.flush();
+      return (await kind.runs.get('stopped'))?.rows[0]?.state === 'pending';
+    });
+    const record = await kind.runs.get('stopped');
+    expect(record?.rows.filter((r) => r.state === 'failed')).toEqual([]);
+    expect(record?.state).toBe('paused');
   });
 
   it('keeps nothing of a run whose reports its studio took in: no more after 300 rows than after 30', async () => {
