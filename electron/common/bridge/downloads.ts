@@ -96,6 +96,8 @@ export const DownloadTotals = z.object({
   pausedReason: z.string().nullable(),
   /** Files held by a full disk or a missing drive (pausedReason says which): nothing of them moves. */
   waiting: z.number().int(),
+  /** Downloads Cancel all would stop (queued, running or paused), counted in the record, not by the page. */
+  open: z.number().int(),
   /** The files of this run (since the queue was last idle) and how many of them are saved. */
   files: z.number().int(),
   saved: z.number().int(),
@@ -193,6 +195,9 @@ export const LostCopy = z.object({
 });
 export type LostCopy = z.infer<typeof LostCopy>;
 
+/** The most downloads under way `downloads.list` answers; the totals count them all. */
+export const MAX_LISTED_DOWNLOADS = 1_000;
+
 /** The names a selection's preview shows: its first jobs (`more` says others follow), not a million. */
 export const PREVIEW_JOBS = 200;
 
@@ -203,11 +208,15 @@ export const LibraryExport = z
 export type LibraryExport = z.infer<typeof LibraryExport>;
 
 export const downloadsCalls = {
-  'downloads.list': call(z.tuple([]), z.array(DownloadView)),
+  /**
+   * The downloads under way (queued and started, running, paused), newest first, at most
+   * MAX_LISTED_DOWNLOADS: a copy saved, failed or cancelled is asked for by its job (`downloads.ofJobs`).
+   */
+  'downloads.list': call(z.tuple([]), z.array(DownloadView).max(MAX_LISTED_DOWNLOADS)),
   /** The entries of a page of jobs (each one's copies and downloads, oldest first): a lookup by job, not the whole list. */
   'downloads.ofJobs': call(z.tuple([z.array(id).max(MAX_PAGE_JOBS)]), z.array(DownloadView)),
-  /** Checks every saved copy is still on disk as written (lost ones are fetched again), then lists. */
-  'downloads.check': call(z.tuple([]), z.array(DownloadView)),
+  /** Checks every saved copy is still on disk as written, a page of the record at a time; each lost one is a `downloads.changed`. */
+  'downloads.check': call(z.tuple([]), z.object({ checked: z.number().int(), lost: z.number().int() })),
   /** Pauses every queued or running download; answers how many. */
   'downloads.pauseAll': call(z.tuple([]), z.number().int()),
   /** Cancels every download not yet saved (their partial files are removed); answers how many. */
@@ -337,64 +346,4 @@ export const downloadsEvents = {
   'downloads.exportProgress': z.object({ written: z.number().int(), total: z.number().int() }),
 };
 
-/**
- * Why saving into a folder whose drive is gone waits; the page knows a copy on such a drive by the
- * words' start (isDriveMissing), as the reason is the entry's one field for it.
- */
-export const driveMissingReason = (folder: string): string =>
-  `The drive holding ${folder} is missing. Saving there is paused and nothing is written in its place; connect the drive again and saving goes on.`;
-
-export const isDriveMissing = (reason: string | null): boolean => reason?.startsWith('The drive holding ') === true;
-
-/** Why saving into a folder on a full disk waits (its reason, known by isDiskFull as the drive's is). */
-export const diskFullReason = (folder: string): string =>
-  `The disk holding ${folder} is full. Downloads to it are paused and their partial files kept; they go on once some space is freed.`;
-
-export const isDiskFull = (reason: string | null): boolean =>
-  reason?.startsWith('The disk holding ') === true && reason.includes(' is full. ');
-
-/** A download that waits for its disk to have room or its drive to come back: nothing of it moves. */
-export const isHeld = (view: Pick<DownloadView, 'state' | 'reason'>): boolean =>
-  view.state === 'queued' && (isDiskFull(view.reason) || isDriveMissing(view.reason));
-
-export const DOWNLOAD_STATE_LABELS: Record<DownloadState, string> = {
-  queued: 'Queued',
-  downloading: 'Downloading',
-  paused: 'Paused',
-  saved: 'Saved',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-  missing: 'Missing',
-  changed: 'Changed on disk',
-};
-
-/** "1.2 MB", "340 KB". */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(0)} KB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
-}
-
-/**
- * What the one record of copies says of a result, from its entries (a job's, or a campaign row's by its
- * link): an intact copy wins; then one on its way; then one lost ("Missing", "Changed"); else none.
- */
-export type CopyState = 'saved' | 'saving' | 'missing' | 'changed' | 'none';
-
-export function copyStateOf(entries: readonly Pick<DownloadEntry, 'state'>[]): CopyState {
-  const has = (...states: DownloadState[]) => entries.some((e) => states.includes(e.state));
-  if (has('saved')) return 'saved';
-  if (has('queued', 'downloading')) return 'saving';
-  if (has('missing')) return 'missing';
-  if (has('changed')) return 'changed';
-  return 'none';
-}
-
-export const COPY_STATE_LABELS: Record<CopyState, string> = {
-  saved: 'Saved',
-  saving: 'Saving…',
-  missing: 'File missing',
-  changed: 'File changed',
-  none: 'Not saved',
-};
+export * from './download-words';
