@@ -4,6 +4,7 @@ import { CampaignRowRecord } from '../campaign/record';
 import { retriedWithTheFailed } from '../campaign/row-review';
 import { rowHasProblem } from '../campaign/row-problem';
 import { CampaignView } from './campaigns';
+import { COPY_STATES, LostCopy } from './downloads';
 import { call } from './contract';
 
 /**
@@ -25,11 +26,6 @@ export const CampaignRowsQuery = z.object({
   offset: z.number().int().nonnegative().max(100_000),
   limit: z.number().int().nonnegative().max(500),
   only: z.enum(['all', 'problems']).default('all'),
-  /**
-   * Result links whose saved copy is missing or changed on disk, as the page's record of copies says (it
-   * checks them on disk as it loads): their done rows are problems. Few, or none, in practice.
-   */
-  lost: z.array(z.string().max(4096)).max(10_000).default([]),
 });
 export type CampaignRowsQuery = z.input<typeof CampaignRowsQuery>;
 
@@ -38,9 +34,15 @@ export const CampaignRowsPage = z.object({
   total: z.number().int(),
   /** Rows with a problem in all (the filter's count). */
   problems: z.number().int(),
-  /** Done rows whose saved copy is among the query's `lost` ones. */
+  /** Done rows whose saved copy is lost (missing or changed on disk, and no intact one), as the record of copies has it. */
   lostDone: z.number().int(),
   rows: z.array(CampaignRowRecord),
+  /**
+   * The file of each done row of the page (by row, 0-based, as text), as the record of copies has it,
+   * and its lost copy to fetch back where there is one: the host looks the page's links up, so the page
+   * holds no campaign's copies.
+   */
+  copies: z.record(z.string(), z.object({ state: z.enum(COPY_STATES), lost: LostCopy.nullable() })),
   /** What the service charged each of these rows (by row, 0-based, as text); a row it has not charged is absent. */
   charged: z.record(z.string(), z.number()),
 });
@@ -57,13 +59,16 @@ export function campaignStatus(view: CampaignView): CampaignStatus {
   };
 }
 
-/** A page of a view's rows, filtered as the page asks. */
+/**
+ * A page of a view's rows, filtered as the page asks; `lost` holds the campaigns' result links whose
+ * copies are lost. The page's `copies` are the caller's to look up (campaignRowCopies).
+ */
 export function campaignRowsPage(
   view: Pick<CampaignView, 'rows' | 'charged'>,
   raw: CampaignRowsQuery,
-): CampaignRowsPage {
+  lost: ReadonlySet<string>,
+): Omit<CampaignRowsPage, 'copies'> {
   const query = CampaignRowsQuery.parse(raw);
-  const lost = new Set(query.lost);
   const isLost = (r: CampaignRowRecord) => r.state === 'done' && r.resultUrl !== null && lost.has(r.resultUrl);
   const problem = (r: CampaignRowRecord) => rowHasProblem(r, isLost(r) ? 'missing' : null);
   const problems = view.rows.filter(problem);

@@ -43,7 +43,8 @@ export function formatBytes(bytes: number): string {
  * What the one record of copies says of a result, from its entries (a job's, or a campaign row's by its
  * link): an intact copy wins; then one on its way; then one lost ("Missing", "Changed"); else none.
  */
-export type CopyState = 'saved' | 'saving' | 'missing' | 'changed' | 'none';
+export const COPY_STATES = ['saved', 'saving', 'missing', 'changed', 'none'] as const;
+export type CopyState = (typeof COPY_STATES)[number];
 
 export function copyStateOf(entries: readonly Pick<DownloadEntry, 'state'>[]): CopyState {
   const has = (...states: DownloadState[]) => entries.some((e) => states.includes(e.state));

@@ -1,4 +1,4 @@
-import { copyStateOf, type CopyState, type DownloadView } from '../bridge/downloads';
+import { copyStateOf, type CopyState, type DownloadView, type LostCopy } from '../bridge/downloads';
 import type { CampaignRowRecord } from './record';
 
 /**
@@ -12,4 +12,27 @@ export function rowCopy(
 ): CopyState | null {
   if (row.state !== 'done' || !row.resultUrl) return null;
   return copyStateOf([...downloads].filter((d) => d.url === row.resultUrl && d.origin === 'campaign'));
+}
+
+/** Each done row's file, and the copy to fetch back where it is lost: what a page of the grid shows. */
+export function rowCopies(
+  rows: readonly Pick<CampaignRowRecord, 'row' | 'state' | 'resultUrl'>[],
+  downloads: readonly DownloadView[],
+): Record<string, { state: CopyState; lost: LostCopy | null }> {
+  const byLink = new Map<string, DownloadView[]>();
+  for (const d of downloads) if (d.origin === 'campaign') byLink.set(d.url, [...(byLink.get(d.url) ?? []), d]);
+  const out: Record<string, { state: CopyState; lost: LostCopy | null }> = {};
+  for (const row of rows) {
+    const state = rowCopy(row, byLink.get(row.resultUrl ?? '') ?? []);
+    if (state === null) continue;
+    const entry = (byLink.get(row.resultUrl ?? '') ?? [])
+      .filter((d) => d.state === state)
+      .sort((a, b) => b.updatedAt - a.updatedAt)[0];
+    const lost =
+      (state === 'missing' || state === 'changed') && entry
+        ? { jobId: entry.jobId, downloadId: entry.id, folder: entry.folder, relativeName: entry.relativeName }
+        : null;
+    out[String(row.row)] = { state, lost };
+  }
+  return out;
 }

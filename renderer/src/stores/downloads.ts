@@ -1,14 +1,32 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, triggerRef } from 'vue';
 import type { DownloadRequest, DownloadTotals, DownloadView } from '@common/bridge';
+import { MAX_PAGE_JOBS } from '@common/bridge/job-pages';
 import { call, onEvent } from '@/bridge';
 
+/** A download still moving or able to move: the page keeps it whoever shows it (the queue's own lines). */
+const underWay = (entry: DownloadView): boolean =>
+  entry.state === 'queued' || entry.state === 'downloading' || entry.state === 'paused';
+
 /**
- * The host's download queue, mirrored: every entry by id, the newest per job for the Library's column,
- * and the totals. The host owns the downloads; this store shows them and forwards the user's actions.
+ * What the page knows of the host's download queue: the downloads under way, and every copy of the jobs
+ * some part of the page shows (`follow`), by id and by job, and the totals. A folder of a million jobs
+ * has hundreds of thousands of saved copies: the page holds those of the rows in view, asked of the
+ * host by job as they come into view, and lets them go as they leave. The host owns the downloads; this
+ * store shows them and forwards the user's actions.
  */
 export const useDownloadsStore = defineStore('downloads', () => {
   const byId = shallowRef(new Map<string, DownloadView>());
+  /** Counts each news of a copy from the host (saved, lost, found again), not the copies asked for by a scroll. */
+  const copiesChanged = ref(0);
+  /** The jobs each part of the page shows (the Library's rows in view, a batch's rows), by who shows them. */
+  const followed = new Map<string, ReadonlySet<string>>();
+  /** Jobs whose copies were asked of the host and are kept here until no part shows them. */
+  const asked = new Set<string>();
+  /** Those of them whose answer has come: until then the page does not know whether a job has a copy. */
+  const answered = shallowRef(new Set<string>());
+  const isFollowed = (jobId: string): boolean => [...followed.values()].some((jobs) => jobs.has(jobId));
+  const wanted = (entry: DownloadView): boolean => underWay(entry) || isFollowed(entry.jobId);
   const totals = ref<DownloadTotals>({
     active: 0,
     bytes: 0,
@@ -16,6 +34,7 @@ export const useDownloadsStore = defineStore('downloads', () => {
     unknownSizes: 0,
     pausedReason: null,
     waiting: 0,
+    open: 0,
     files: 0,
     saved: 0,
     fraction: 0,
@@ -54,8 +73,52 @@ export const useDownloadsStore = defineStore('downloads', () => {
     return changed;
   }
 
+  /** Lets go of the copies no part of the page shows (a job scrolled out of view, a batch closed). */
+  function prune(): boolean {
+    let dropped = false;
+    for (const [id, entry] of byId.value)
+      if (!wanted(entry)) {
+        byId.value.delete(id);
+        dropped = true;
+      }
+    for (const jobId of asked)
+      if (!isFollowed(jobId)) {
+        asked.delete(jobId);
+        answered.value.delete(jobId);
+      }
+    return dropped;
+  }
+
   function put(...entries: DownloadView[]): void {
-    if (merge(entries) > 0) triggerRef(byId);
+    const changed = merge(entries.filter((entry) => wanted(entry) || byId.value.has(entry.id)));
+    if (prune() || changed > 0) triggerRef(byId);
+  }
+
+  /** Asks the host for the copies of jobs not asked yet, a page of jobs at a time. */
+  async function ask(jobIds: readonly string[]): Promise<void> {
+    const fresh = jobIds.filter((jobId) => !asked.has(jobId));
+    for (const jobId of fresh) asked.add(jobId);
+    for (let from = 0; from < fresh.length; from += MAX_PAGE_JOBS) {
+      const page = fresh.slice(from, from + MAX_PAGE_JOBS);
+      put(...(await call('downloads.ofJobs', page)));
+      for (const jobId of page) if (asked.has(jobId)) answered.value.add(jobId);
+      triggerRef(answered);
+    }
+  }
+
+  /**
+   * Keeps the copies of these jobs (and only these, for this part of the page) and asks the host for
+   * those not known yet: the Library follows its rows in view, a batch its rows.
+   */
+  function follow(part: string, jobIds: readonly string[]): Promise<void> {
+    followed.set(part, new Set(jobIds));
+    if (prune()) triggerRef(byId);
+    return ask(jobIds);
+  }
+
+  function unfollow(part: string): void {
+    followed.delete(part);
+    if (prune()) triggerRef(byId);
   }
 
   // Events are taken in together, at most every EVENTS_EVERY_MS: 10,000 downloads queued at once send
@@ -72,6 +135,7 @@ export const useDownloadsStore = defineStore('downloads', () => {
       const batch = [...arrived.values()];
       arrived.clear();
       put(...batch);
+      copiesChanged.value += 1;
     }, EVENTS_EVERY_MS);
   }
 
@@ -83,18 +147,23 @@ export const useDownloadsStore = defineStore('downloads', () => {
         offChanged();
         offProgress();
       };
+      // What was held before listening may have changed meanwhile: it is asked for again.
+      byId.value = new Map();
+      asked.clear();
+      answered.value = new Set();
     }
     const [entries, now, prefs] = await Promise.all([
       call('downloads.list'),
       call('downloads.totals'),
       call('downloads.preferences'),
     ]);
-    byId.value = new Map(entries.map((e) => [e.id, e]));
+    put(...entries);
     totals.value = now;
     preferences.value = prefs;
-    // Then every saved copy is looked at on disk (a lost one is fetched again); the rows follow.
-    const checked = await call('downloads.check');
-    byId.value = new Map(checked.map((e) => [e.id, e]));
+    // The jobs shown before anything listened (those asked since are not asked twice).
+    await ask([...new Set([...followed.values()].flatMap((jobs) => [...jobs]))]);
+    // Then every saved copy is looked at on disk, in the host; each one found lost arrives as news.
+    await call('downloads.check');
   }
 
   function dispose(): void {
@@ -120,7 +189,12 @@ export const useDownloadsStore = defineStore('downloads', () => {
   return {
     byId,
     byJob,
+    copiesChanged,
     totals,
+    follow,
+    unfollow,
+    /** Whether this job's copies are known here (its answer came): what is shown of a result waits for it. */
+    copiesKnown: (jobId: string) => answered.value.has(jobId),
     preferences,
     load,
     dispose,

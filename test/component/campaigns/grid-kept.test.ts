@@ -26,15 +26,18 @@ const row = (n: number, problems: string[]) =>
 describe("a campaign's grid", () => {
   it('says a row kept from the folder cost nothing here, and does not show its note as a problem', async () => {
     const rows = [row(0, [MADE_EARLIER]), row(1, [])];
-    useStudioApi(fakeApi({ 'campaigns.rowStill': () => ({ dataUrl: null }), ...rowsHandler(rows, { '1': 11 }) }).api);
+    useStudioApi(
+      fakeApi({
+        'campaigns.rowStill': () => ({ dataUrl: null }),
+        ...rowsHandler(rows, { '1': 11 }, { 0: 'saved', 1: 'saved' }),
+      }).api,
+    );
     const wrapper = mount(CampaignGrid, {
       attachTo: document.body,
       props: {
         campaign: gridCampaign('c2', 'finished'),
         version: 1,
         rowCost: '≈ 10 credits',
-        copyOf: () => 'saved',
-        lost: [],
       },
     });
     await flushPromises();

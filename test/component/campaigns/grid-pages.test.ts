@@ -35,8 +35,6 @@ describe("a big campaign's grid", () => {
       campaign: gridCampaign('c1', 'running'),
       version: 1,
       rowCost: '2 credits',
-      copyOf: () => null,
-      lost: [],
     };
     const wrapper = mount(CampaignGrid, { attachTo: document.body, props });
     await laidOut();

@@ -38,7 +38,7 @@ async function bigGrid() {
   useStudioApi(fake.api);
   const wrapper = mount(CampaignGrid, {
     attachTo: document.body,
-    props: { campaign: gridCampaign('c1', 'running'), version: 1, rowCost: '2 credits', copyOf: () => null, lost: [] },
+    props: { campaign: gridCampaign('c1', 'running'), version: 1, rowCost: '2 credits' },
   });
   await laidOut();
   const inView = new Set(

@@ -16,6 +16,7 @@ import BatchRowsTable from '@/views/voices/BatchRowsTable.vue';
 import { resizeObserverManager } from 'vueuc';
 import { fakeApi } from '../library/fake-api';
 import { gridCampaign, rowsHandler } from './grid-host';
+import { fakeCopies } from '../library/fake-copies';
 
 afterEach(() => useStudioApi(undefined));
 
@@ -66,18 +67,12 @@ describe('show only rows with problems', () => {
       campaignRow(5, 'video'),
       campaignRow(6, 'cancelled'),
     ];
-    useStudioApi(fakeApi({ 'campaigns.rowStill': () => ({ dataUrl: null }), ...rowsHandler(rows) }).api);
-    const copies: Record<number, CopyState> = { 0: 'saved', 3: 'missing', 4: 'changed' };
+    // The host's record of copies says row 3's file is missing and row 4's changed: its filter counts their rows.
+    const files: Record<number, CopyState> = { 0: 'saved', 3: 'missing', 4: 'changed' };
+    useStudioApi(fakeApi({ 'campaigns.rowStill': () => ({ dataUrl: null }), ...rowsHandler(rows, {}, files) }).api);
     const wrapper = mount(CampaignGrid, {
       attachTo: document.body,
-      props: {
-        campaign: gridCampaign('c1', 'finished'),
-        version: 1,
-        rowCost: '2 credits',
-        copyOf: (r: CampaignRowRecord) => (r.state === 'done' ? copies[r.row] : null),
-        // The links the page's record of copies says are missing or changed: the host's filter counts their rows.
-        lost: ['https://r/3', 'https://r/4'],
-      },
+      props: { campaign: gridCampaign('c1', 'finished'), version: 1, rowCost: '2 credits' },
     });
     await laidOut();
     expect(shown(wrapper, 'campaign-grid-row-')).toEqual([1, 2, 3, 4, 5, 6, 7]);
@@ -115,10 +110,9 @@ describe('show only rows with problems', () => {
       ({ id: `d-${jobId}`, jobId, state, origin: 'batch', createdAt: 1, updatedAt: 1 }) as DownloadView;
     useStudioApi(
       fakeApi({
-        'downloads.list': () => [download('j0', 'saved'), download('j3', 'missing'), download('j4', 'changed')],
+        ...fakeCopies([download('j0', 'saved'), download('j3', 'missing'), download('j4', 'changed')]),
         'downloads.totals': () => ({ active: 0, bytes: 0, totalBytes: 0, unknownSizes: 0, pausedReason: null }),
         'downloads.preferences': () => ({}),
-        'downloads.check': () => [download('j0', 'saved'), download('j3', 'missing'), download('j4', 'changed')],
       }).api,
     );
     setActivePinia(createPinia());

@@ -20,6 +20,7 @@ const idle: DownloadTotals = {
   unknownSizes: 0,
   pausedReason: null,
   waiting: 0,
+  open: 0,
   files: 0,
   saved: 0,
   fraction: 0,

@@ -6,7 +6,7 @@ type Handler = (...args: unknown[]) => unknown;
 /**
  * The host's jobs.page and jobs.totals over a test's list of jobs, answered as the database answers
  * them (filter, order, offset, sums), and following the jobs.changed / jobs.removed events a test
- * pushes. Saved copies are the downloads.list handler's saved entries, as the host takes them.
+ * pushes. Saved copies are the downloads.ofJobs handler's saved entries, as the host takes them.
  */
 export function fakePages(handlers: Record<string, Handler>) {
   const jobs = new Map<string, JobView>();
@@ -19,7 +19,8 @@ export function fakePages(handlers: Record<string, Handler>) {
   // The host's record of copies: the list, as the downloads.changed events a test pushes change it.
   const changedCopies = new Map<string, DownloadView>();
   const saved = async () => {
-    const copies = new Map((((await handlers['downloads.list']?.()) ?? []) as DownloadView[]).map((d) => [d.id, d]));
+    const recorded = ((await handlers['downloads.ofJobs']?.([...jobs.keys()])) ?? []) as DownloadView[];
+    const copies = new Map(recorded.map((d) => [d.id, d]));
     for (const [id, copy] of changedCopies) copies.set(id, copy);
     return new Set([...copies.values()].filter((d) => d.state === 'saved').map((d) => d.jobId));
   };

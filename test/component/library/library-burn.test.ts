@@ -7,6 +7,7 @@ import { useStudioApi } from '@/bridge';
 import { downloadView } from './download-view';
 import { mountLibraryWith } from './fake-api';
 import { until, whenDefined } from '../../wait';
+import { fakeCopies } from './fake-copies';
 
 const now = Date.now();
 const HOUR = 3600_000;
@@ -52,8 +53,7 @@ const copy = (id: string, origin: DownloadView['origin'], savedPath: string): Do
 
 function mount(downloads: DownloadView[]) {
   return mountLibraryWith({
-    'downloads.check': () => downloads,
-    'downloads.list': () => downloads,
+    ...fakeCopies(downloads),
     'jobs.list': () => [video],
     'projects.names': () => ({ p1: 'Launch' }),
     'downloads.totals': () => ({ active: 0, bytes: 0, totalBytes: 0, unknownSizes: 0, pausedReason: null }),

@@ -9,6 +9,7 @@ import { completedJobView } from '../jobs/job-host';
 import { downloadView } from './download-view';
 import { mountLibraryWith } from './fake-api';
 import { until } from '../../wait';
+import { fakeCopies } from './fake-copies';
 
 const now = Date.now();
 
@@ -49,8 +50,7 @@ describe('the Library follows the disk', () => {
     const { fake } = mountLibraryWith({
       'jobs.list': () => ids.map(job),
       'projects.names': () => ({}),
-      'downloads.list': () => copies,
-      'downloads.check': () => copies,
+      ...fakeCopies(copies),
       'downloads.totals': () => ({ active: 0, bytes: 0, totalBytes: 0, unknownSizes: 0, pausedReason: null }),
       'downloads.preferences': () => ({
         folder: null,

@@ -8,6 +8,7 @@ import { completedJobView } from '../jobs/job-host';
 import { downloadView } from './download-view';
 import { mountLibraryWith } from './fake-api';
 import { whenDefined, until } from '../../wait';
+import { fakeCopies } from './fake-copies';
 
 const now = Date.now();
 const HOUR = 3600_000;
@@ -21,7 +22,6 @@ function mountLibrary(
   more: Record<string, (...args: unknown[]) => unknown> = {},
 ) {
   return mountLibraryWith({
-    'downloads.check': () => downloads,
     'downloads.preview': (request: unknown) => ({
       rows: (request as { jobIds: string[] }).jobIds.map((jobId) => ({
         jobId,
@@ -35,7 +35,7 @@ function mountLibrary(
     // Any project the library keeps, recent or not; an unknown id stays unnamed.
     'projects.names': (ids: unknown) =>
       Object.fromEntries((ids as string[]).map((id) => [id, id === 'p1' ? 'Spring launch' : null])),
-    'downloads.list': () => downloads,
+    ...fakeCopies(downloads),
     'downloads.totals': () => ({
       active: 2,
       bytes: 5_000_000,

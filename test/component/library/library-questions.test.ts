@@ -11,6 +11,7 @@ import { completedJobView } from '../jobs/job-host';
 import { downloadView } from './download-view';
 import { mountLibraryWith } from './fake-api';
 import { until, whenDefined } from '../../wait';
+import { fakeCopies } from './fake-copies';
 
 const now = Date.now();
 
@@ -23,10 +24,10 @@ function mountLibrary(jobs: JobView[], downloads: DownloadView[]) {
   return mountLibraryWith({
     'jobs.list': () => jobs,
     'projects.names': () => ({}),
-    'downloads.list': () => downloads,
-    'downloads.check': () => downloads,
+    ...fakeCopies(downloads),
     'downloads.totals': () => ({
       active: downloads.length,
+      open: downloads.length,
       bytes: 10 * downloads.length,
       totalBytes: 100 * downloads.length,
       unknownSizes: 0,

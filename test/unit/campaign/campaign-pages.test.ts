@@ -82,15 +82,15 @@ describe("a campaign's status", () => {
 
 describe("a campaign's rows, a page at a time", () => {
   it("gives the window asked for, in the campaign order, with only its rows' charges", () => {
-    const page = campaignRowsPage(bigView(), { offset: 40, limit: 10 });
+    const page = campaignRowsPage(bigView(), { offset: 40, limit: 10 }, new Set());
     expect(page.rows.map((r) => r.row)).toEqual([40, 41, 42, 43, 44, 45, 46, 47, 48, 49]);
     expect(page.charged).toEqual({ '40': 11, '41': 11, '42': 11, '43': 11, '44': 11, '45': 1, '46': 1, '47': 1 });
     expect(page.total).toBe(5000);
     expect(page.problems).toBe(7);
   });
 
-  it('keeps the rows with a problem when asked, a done row whose copy the page says is lost among them', () => {
-    const page = campaignRowsPage(bigView(), { offset: 0, limit: 50, only: 'problems', lost: ['https://r/20'] });
+  it('keeps the rows with a problem when asked, a done row whose copy the record of copies has lost among them', () => {
+    const page = campaignRowsPage(bigView(), { offset: 0, limit: 50, only: 'problems' }, new Set(['https://r/20']));
     expect(page.rows.map((r) => r.row)).toEqual([0, 1, 2, 3, 4, 20, 48, 49]);
     expect(page.total).toBe(8);
     expect(page.problems).toBe(8);
