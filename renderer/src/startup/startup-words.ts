@@ -61,7 +61,7 @@ export function startupWords(state: StartupState): StartupWords {
     }
     case 'runs':
       return {
-        title: 'Taking in your campaigns and batches from the earlier version…',
+        title: 'Taking in your earlier campaigns and batches…',
         detail: `${Math.floor(records.fraction * 100)}% of their files read, ${count(records.rows)} rows taken in.`,
         fraction: records.fraction,
         failed: false,

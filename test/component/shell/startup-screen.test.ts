@@ -61,7 +61,7 @@ describe('the startup words', () => {
       fraction: 0.25,
     });
     expect(startupWords(state({ records: { stage: 'runs', rows: 42_000, fraction: 0.42 } }))).toMatchObject({
-      title: 'Taking in your campaigns and batches from the earlier version…',
+      title: 'Taking in your earlier campaigns and batches…',
       detail: '42% of their files read, 42,000 rows taken in.',
       fraction: 0.42,
     });
