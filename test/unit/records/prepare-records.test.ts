@@ -22,14 +22,14 @@ function oldFolder(): string {
 }
 
 describe('prepareRecords on a folder with every kind of old record', () => {
-  // Fails when an import runs in one step (mutation: importOtherRecords called at once again): the
+  // Fails when the other old records go in at once again (mutation: runToEnd them in prepareRecords): the
   // screen would show the indexes while a few hundred thousand copies went in.
   it('reports the links, then the copies, then the runs, each rising to all of it, a large run on the way', async () => {
     const dir = oldFolder();
     const stages: RecordsStage[] = [];
     await prepareRecords(dir, { onStage: (stage) => stages.push(stage) });
     const of = <S extends RecordsStage['stage']>(name: S) =>
-      stages.filter((stage): stage is Extract<RecordsStage, { stage: S }> => stage.stage === name);
+      stages.filter((stage): stage is RecordsStage & { stage: S } => stage.stage === name);
     const order = stages.map((stage) => stage.stage).filter((stage, i, all) => stage !== all[i - 1]);
     expect(order.slice(-3)).toEqual(['links', 'copies', 'runs']);
     expect(of('links')).toEqual([
