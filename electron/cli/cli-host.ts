@@ -11,7 +11,7 @@ import { openOwnerChannel, type OwnerChannel } from '../services/host/owner-chan
 import { reachOwner, type OwnerLink } from '../services/host/owner-client';
 import type { Logger } from '../services/host/types';
 import type { Redactor } from '../services/log/redact';
-import { importProgressLines } from '../services/records/import-progress';
+import { importProgressLines, stageLines } from '../services/records/import-progress';
 import { createConfStoreFactory } from '../services/store/conf-store';
 import { storageFromEnv } from '../services/storage/storage-records';
 import { checkConnectionFlags, chooseConnection } from './cli-route';
@@ -187,6 +187,8 @@ export async function openStudio(
       callbacks: options.callbacks,
       // The first start after the update takes the old job journal in: a large one takes a while.
       onImport: importProgressLines((line) => io.err(line)),
+      // And the other old records (storage links, saved copies, campaigns and batches), as the other hosts do.
+      onStage: stageLines((line) => io.err(line)),
     });
   } catch (error) {
     folder?.release();

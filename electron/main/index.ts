@@ -60,7 +60,7 @@ async function start(): Promise<void> {
     startSandbox: builtInSandboxStarter(dataDir),
     // Its window is served by this process: a long step of the records waits for it to show (at most 10 s).
     waitForPageMs: 10_000,
-    // A schema step or the indexes' build over many jobs takes a while too: the terminal says which.
+    // A schema step, the indexes' build or the other old records' import takes a while too: the terminal says which.
     onStage: stageLines((line) => process.stderr.write(`${line}\n`)),
     // The first start after the update takes the old job journal in (also in the log file).
     onImport: importProgressLines((line) => process.stderr.write(`${line}\n`)),

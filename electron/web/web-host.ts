@@ -74,7 +74,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
       if (/"level":"(warn|error)"/.test(line)) options.echo?.(line);
     },
     startSandbox: builtInSandboxStarter(options.dataDir, options.sandbox),
-    // A schema step or the indexes' build over many jobs takes a while too: the terminal says which.
+    // A schema step, the indexes' build or the other old records' import takes a while too: the terminal says which.
     onStage: stageLines((line) => options.echo?.(line)),
     // The first start after the update takes the old job journal in: a large one takes a while.
     onImport: importProgressLines((line) => options.echo?.(line)),

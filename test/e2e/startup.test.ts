@@ -1,13 +1,16 @@
 // The first start of this version on a folder of an earlier one: its old job journal is taken into the
 // records database while the page already shows how far that is, a bar with what is happening and the
-// count, and the studio itself once the records are open.
+// count, and the studio itself once the records are open. Each of the other old records' stages (links,
+// copies, runs) shows as its own bar too.
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { WEB_BRIDGE_PATHS } from '../../electron/common/bridge/contract';
+import type { RecordsStage, StartupState } from '../../electron/common/bridge/system';
 import { startWebHost } from '../../electron/web/web-host';
 import { folderWithJournal } from '../bench/records-folder';
-import { launchBrowser, screenshot } from './browser';
+import { launchBrowser, newStudioContext, screenshot, studioUrl } from './browser';
 
 /**
  * Jobs in the old journal: enough that taking them in lasts well beyond the page's load, which the
@@ -87,6 +90,54 @@ describe('the first start on an old folder', () => {
       await browser.close();
       await host.close();
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  // The host's own answers move through these stages too fast or too slowly to catch each one, so the
+  // page is given them in turn: what is checked is how the real page shows each, in Chromium.
+  it('shows a bar for the storage links, the saved copies and the runs, with their counts', async () => {
+    const links = 'Taking in your storage links from the earlier version…';
+    const stages: [RecordsStage, string, string, number][] = [
+      [{ stage: 'links', done: 0, total: 0 }, links, 'Reading the old record of uploads.', 0],
+      [{ stage: 'links', done: 15_000, total: 20_000 }, links, '15,000 of 20,000 links taken in.', 75],
+      [
+        { stage: 'copies', done: 111_000, total: 333_000 },
+        'Taking in your saved copies from the earlier version…',
+        '111,000 of 333,000 copies taken in.',
+        33,
+      ],
+      [
+        { stage: 'runs', rows: 62_000, fraction: 0.62 },
+        'Taking in your earlier campaigns and batches…',
+        '62% of their files read, 62,000 rows taken in.',
+        62,
+      ],
+    ];
+    let answer: StartupState = { ready: false, records: stages[0][0], elapsedMs: 65_000, failure: null };
+    const browser = await launchBrowser();
+    try {
+      const page = await (await newStudioContext(browser)).newPage();
+      await page.route(
+        (url) => url.pathname === `${WEB_BRIDGE_PATHS.call}system.startup`,
+        (route) => route.fulfill({ json: { ok: true, value: answer } }),
+      );
+      await page.goto(studioUrl());
+      const heights = new Set<number>();
+      for (const [records, title, detail, percent] of stages) {
+        answer = { ...answer, records };
+        await page.getByTestId('startup-detail').filter({ hasText: detail }).waitFor();
+        expect(await page.getByTestId('startup-title').textContent()).toBe(title);
+        expect(await page.getByTestId('startup-bar').getAttribute('aria-valuenow')).toBe(String(percent));
+        heights.add((await page.getByTestId('startup').boundingBox())?.height ?? 0);
+        await screenshot(page, `startup-${records.stage}-${percent}`);
+      }
+      // Each stage's words fit the same card: it does not jump as the start moves from one to the next.
+      expect(heights.size).toBe(1);
+      answer = { ...answer, ready: true, records: null };
+      await page.locator('main.stage').waitFor();
+      expect(await page.getByTestId('startup').count()).toBe(0);
+    } finally {
+      await browser.close();
     }
   });
 });

@@ -42,6 +42,17 @@ export const RecordsStage = z.discriminatedUnion('stage', [
   z.object({ stage: z.literal('journal'), rows: z.number().int().min(0), fraction: z.number().min(0).max(1) }),
   /** Building the jobs' indexes over the rows taken in: index `step` of `steps`. */
   z.object({ stage: z.literal('indexes'), step: z.number().int().min(1), steps: z.number().int().min(1) }),
+  /**
+   * Taking the old record of storage links (`links`) or the old download queues, the record of saved
+   * copies (`copies`), in: `done` entries of `total`; both 0 while the file is still being read.
+   */
+  z.object({
+    stage: z.enum(['links', 'copies']),
+    done: z.number().int().min(0),
+    total: z.number().int().min(0),
+  }),
+  /** Taking the old campaigns and batches in: `rows` so far, `fraction` of their files' bytes. */
+  z.object({ stage: z.literal('runs'), rows: z.number().int().min(0), fraction: z.number().min(0).max(1) }),
 ]);
 export type RecordsStage = z.infer<typeof RecordsStage>;
 

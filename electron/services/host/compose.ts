@@ -43,6 +43,11 @@ export interface ComposeOptions {
   callbacks?: DomainOptions['callbacks'];
   /** Prints how the first start's import of the old job journal is going (a terminal line). */
   onImport?: DomainOptions['onImport'];
+  /**
+   * Told each step of the records: the desktop app and the web host prepare them a step at a time
+   * (startHost), every host takes the other old records in; the hosts print the longer ones.
+   */
+  onStage?: DomainOptions['onStage'];
 }
 
 export interface ComposedHost {
@@ -159,6 +164,7 @@ export function composeServices(beginnings: HostBeginnings, options: ComposeOpti
     limiter: options.limiter,
     callbacks: options.callbacks,
     onImport: options.onImport,
+    onStage: options.onStage,
   });
   const dispatch = createDispatcher({ handlers: domains.handlers, log, redact: (text) => redactor.text(text) });
 

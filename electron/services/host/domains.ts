@@ -56,7 +56,7 @@ import { SpeechEstimator } from '../campaign/speech-estimate';
 import { hostCaptionBurn } from '../downloads/caption-burn-domain';
 import type { EngineOptions } from './engine-services';
 import { adoptLegacyCopies } from './legacy-copies';
-import { openRecords } from '../records/open-ledger';
+import { openRecords, type LedgerOptions } from '../records/open-ledger';
 import type { KnownCopies } from '../records/job-filter-sql';
 import type { Handlers, HostBase } from './types';
 import type { ClientLimiter } from '../connections/connection-manager';
@@ -103,6 +103,8 @@ export interface DomainOptions {
   callbacks?: StudioServiceOverrides['callbacks'];
   /** How the first start's import of the old job journal is going (the hosts print it). */
   onImport?: NonNullable<EngineOptions['ledger']>['onImport'];
+  /** How the first start's import of the other old records (links, copies, runs) is going (the hosts print it). */
+  onStage?: LedgerOptions['onStage'];
 }
 
 export interface Domains {
@@ -147,6 +149,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
   const records = openRecords(base.dataDir, {
     readOnly: start === 'read-only',
     onImport: options.onImport,
+    onStage: options.onStage,
     log: base.log,
     notify: (notice) => base.notices.raise(notice),
   });

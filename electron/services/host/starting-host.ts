@@ -3,7 +3,6 @@ import { composeBase, composeServices, type ComposedHost, type ComposeOptions, t
 import { toFailure, type Dispatch } from './dispatcher';
 import type { Domains } from './domains';
 import { StartupProgress } from './startup-progress';
-import type { RecordsStage } from '../../common/bridge/system';
 
 /** The domains' entry points a host's transport (IPC, HTTP, the owner channel) calls besides the bridge. */
 export type HostFiles = Pick<
@@ -32,8 +31,6 @@ export interface StartOptions {
    * step that held it before the page had loaded would leave the window blank until the step ended.
    */
   waitForPageMs?: number;
-  /** Also told each step of the records (the hosts print the longer ones in their terminal). */
-  onStage?: (stage: RecordsStage) => void;
 }
 
 /**

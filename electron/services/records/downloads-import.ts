@@ -3,7 +3,14 @@ import type { DownloadEntry } from '../../common/bridge/downloads';
 import { cliQueueFile, journalOf, parseQueue, queueFile } from '../downloads/queue-file';
 import type { QueueName } from '../downloads/queue-records';
 import { setSynchronous, type RecordsDatabase } from './database';
-import { IMPORTED_SUFFIX, keepAs, unreadableSuffix, type OldRecordImportOptions } from './old-record-files';
+import {
+  IMPORTED_SUFFIX,
+  keepAs,
+  runToEnd,
+  unreadableSuffix,
+  type ImportCount,
+  type OldRecordImportOptions,
+} from './old-record-files';
 import { ADD_DOWNLOAD, downloadValues } from './sqlite-downloads';
 
 /** Entries per transaction: a large queue goes in a few commits, each quick. */
@@ -24,14 +31,47 @@ export function importDownloadQueues(
   dataDir: string,
   options: OldRecordImportOptions = {},
 ): number {
-  let taken = 0;
-  for (const [queue, file] of [
+  return runToEnd(importDownloadQueuesInSteps(database, dataDir, options));
+}
+
+/**
+ * importDownloadQueues paused before it reads the files (a queue of a few hundred thousand copies takes
+ * seconds to parse) and after each transaction it commits, so a host that drives it shows how far it is
+ * and gives its event loop a turn meanwhile. Both queues are read first, so the count is of all copies.
+ */
+export function* importDownloadQueuesInSteps(
+  database: RecordsDatabase,
+  dataDir: string,
+  options: OldRecordImportOptions = {},
+): Generator<ImportCount, number> {
+  const files = [
     ['studio', queueFile(dataDir)],
     ['cli', cliQueueFile(dataDir)],
-  ] as const) {
+  ] as const;
+  if (!files.some(([, file]) => existsSync(file) || existsSync(journalOf(file)))) return 0;
+  yield { done: 0, total: 0 };
+  const queues = files.flatMap(([queue, file]) => {
     const entries = readOldQueue(file, options);
-    if (entries === null) continue;
-    taken += putAll(database, queue, entries, options, taken);
+    return entries === null ? [] : [{ queue, file, entries }];
+  });
+  const total = queues.reduce((sum, { entries }) => sum + entries.length, 0);
+  const { db } = database;
+  const put = db.prepare(ADD_DOWNLOAD);
+  const commit = db.transaction((queue: QueueName, batch: readonly DownloadEntry[]) => {
+    for (const entry of batch) put.run(...downloadValues(queue, entry));
+  }).immediate;
+  // Flushed: the files are renamed only after, and a power cut must not leave neither rows nor files.
+  setSynchronous(db, 'FULL');
+  const size = options.entriesPerTransaction ?? ENTRIES_PER_TRANSACTION;
+  let done = 0;
+  for (const { queue, file, entries } of queues) {
+    for (let start = 0; start < entries.length; start += size) {
+      const batch = entries.slice(start, start + size);
+      commit(queue, batch);
+      done += batch.length;
+      options.progress?.(done);
+      yield { done, total };
+    }
     const journal = journalOf(file);
     const kept = existsSync(journal) ? keepAs(journal, IMPORTED_SUFFIX) : null;
     const keptAs = existsSync(file) ? keepAs(file, IMPORTED_SUFFIX) : null;
@@ -42,7 +82,7 @@ export function importDownloadQueues(
       journalKeptAs: kept,
     });
   }
-  return taken;
+  return done;
 }
 
 /** The queue's entries, null when it has no file, or when it was unreadable (then set aside). */
@@ -65,26 +105,4 @@ function readOldQueue(file: string, options: OldRecordImportOptions): DownloadEn
     });
     return null;
   }
-}
-
-function putAll(
-  database: RecordsDatabase,
-  queue: QueueName,
-  entries: readonly DownloadEntry[],
-  options: OldRecordImportOptions,
-  before: number,
-): number {
-  const { db } = database;
-  const put = db.prepare(ADD_DOWNLOAD);
-  const commit = db.transaction((batch: readonly DownloadEntry[]) => {
-    for (const entry of batch) put.run(...downloadValues(queue, entry));
-  }).immediate;
-  // Flushed: the files are renamed only after, and a power cut must not leave neither rows nor files.
-  setSynchronous(db, 'FULL');
-  const size = options.entriesPerTransaction ?? ENTRIES_PER_TRANSACTION;
-  for (let start = 0; start < entries.length; start += size) {
-    commit(entries.slice(start, start + size));
-    options.progress?.(before + Math.min(start + size, entries.length));
-  }
-  return entries.length;
 }

@@ -32,10 +32,68 @@ export function importProgressLines(print: (line: string) => void): (progress: I
  */
 export function stageLines(print: (line: string) => void): (stage: RecordsStage) => void {
   let indexing = false;
+  const imports = otherImportLines(print);
   return (stage) => {
     if (stage.stage === 'upgrading' && stage.steps < SCHEMA_VERSION)
       print(`Upgrading the records (step ${stage.step} of ${stage.steps})…`);
     else if (stage.stage === 'indexes' && !indexing) print(`Indexing the jobs (${stage.steps} indexes)…`);
+    else if (stage.stage === 'links' || stage.stage === 'copies' || stage.stage === 'runs') imports(stage);
     indexing = stage.stage === 'indexes';
   };
 }
+
+type OtherImport = Extract<RecordsStage, { stage: 'links' | 'copies' | 'runs' }>;
+
+/** How a terminal line names each of the other old records, under way and once in. */
+const OTHER_RECORDS: Record<OtherImport['stage'], { taking: string; taken: string; unit: string }> = {
+  links: {
+    taking: 'Taking the old record of uploads into the database',
+    taken: 'Storage links taken into the database',
+    unit: 'links',
+  },
+  copies: {
+    taking: 'Taking the old download queue into the database',
+    taken: 'Saved copies taken into the database',
+    unit: 'copies',
+  },
+  runs: {
+    taking: 'Taking the old campaigns and batches into the database',
+    taken: 'Campaigns and batches taken into the database',
+    unit: 'rows',
+  },
+};
+
+/**
+ * The lines of the imports of the other old records, as the journal's: one when each starts, one each
+ * tenth of the way and one when all of it is in, so a start silent for a minute says what it is doing.
+ */
+function otherImportLines(print: (line: string) => void): (stage: OtherImport) => void {
+  let current: OtherImport['stage'] | null = null;
+  let printed = -1;
+  let ended = false;
+  return (stage) => {
+    if (stage.stage !== current) [current, printed, ended] = [stage.stage, -1, false];
+    const words = OTHER_RECORDS[stage.stage];
+    const [fraction, counted, started, done] =
+      stage.stage === 'runs'
+        ? [stage.fraction, count(stage.rows), stage.rows > 0, stage.fraction >= 1]
+        : [
+            stage.total > 0 ? stage.done / stage.total : 0,
+            `${count(stage.done)} of ${count(stage.total)}`,
+            stage.done > 0,
+            stage.total > 0 && stage.done >= stage.total,
+          ];
+    if (ended) return;
+    if (done) {
+      ended = true;
+      print(`${words.taken}: ${stage.stage === 'runs' ? counted : count(stage.total)} ${words.unit}.`);
+      return;
+    }
+    const step = started ? Math.floor((fraction * 100) / STEP_PERCENT) : 0;
+    if (step <= printed) return;
+    printed = step;
+    print(started ? `${words.taking}: ${Math.floor(fraction * 100)}% (${counted} ${words.unit})…` : `${words.taking}…`);
+  };
+}
+
+const count = (n: number): string => n.toLocaleString('en-US');

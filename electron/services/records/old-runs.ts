@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 // How earlier versions kept the runs of the row engine, read as their journal read them: for the first
@@ -23,6 +23,16 @@ export function oldRunIds(dataDir: string, kind: string): string[] {
     .filter((name) => name.endsWith('.json'))
     .map((name) => name.slice(0, -'.json'.length))
     .sort();
+}
+
+/** The bytes of a run kept as files (its snapshot and journal): how much of them an import has read. */
+export function oldRunBytes(dataDir: string, kind: string, id: string): number {
+  let bytes = 0;
+  for (const name of [`${id}.json`, `${id}.rows.jsonl`]) {
+    const path = join(dataDir, kind, name);
+    if (existsSync(path)) bytes += statSync(path).size;
+  }
+  return bytes;
 }
 
 /** The snapshot of a run kept as files, or null when there is none. */

@@ -1,16 +1,14 @@
-import type { Notice } from '../../common/bridge/system';
+import type { Notice, RecordsStage } from '../../common/bridge/system';
 import type { Logger } from '../host/types';
 import { openRecordsDatabase, type RecordsDatabase } from './database';
 import { importJournal, type ImportProgress } from './journal-import';
 import { ensureJobIndexes } from './schema';
 import { SqliteLedgerStorage } from './sqlite-ledger';
 import { SqliteUploadRecords } from './sqlite-uploads';
-import { importUploadsRecord } from './uploads-import';
 import type { DownloadRecords } from '../downloads/queue-records';
-import { importDownloadQueues } from './downloads-import';
 import { SqliteDownloadQueue, SqliteQueueReader } from './sqlite-downloads';
-import { importRuns } from './runs-import';
 import { SqliteRuns } from './sqlite-runs';
+import { importOtherRecordsInSteps } from './other-records-import';
 
 export interface LedgerOptions {
   /** A command beside the folder's owner: reads its records, writes nothing. */
@@ -20,6 +18,8 @@ export interface LedgerOptions {
   notify?: (notice: Notice) => void;
   /** How the first start's import of the old journal is going (hosts print it). */
   onImport?: (progress: ImportProgress) => void;
+  /** How the first start's import of the other old records (links, copies, runs) is going (hosts print it). */
+  onStage?: (stage: RecordsStage) => void;
 }
 
 /** The records of a data folder kept in its database, all on one connection. */
@@ -56,7 +56,7 @@ export function openRecords(dataDir: string, options: LedgerOptions = {}): Folde
     importJournal(database, dataDir, { ...reporting, progress: options.onImport });
     // An import killed after it set the indexes aside, its journal since gone, leaves them to build here.
     ensureJobIndexes(database.db);
-    importOtherRecords(database, dataDir, options);
+    for (const stage of importOtherRecordsInSteps(database, dataDir, reporting)) options.onStage?.(stage);
   } catch (error) {
     database.close();
     throw error;
@@ -67,17 +67,6 @@ export function openRecords(dataDir: string, options: LedgerOptions = {}): Folde
     downloads: downloadRecords(database, options.log),
     runs: new SqliteRuns(database, options.log),
   };
-}
-
-/** The old records other than the job journal, taken in by the first start after the update (each is small). */
-export function importOtherRecords(
-  database: RecordsDatabase,
-  dataDir: string,
-  options: Pick<LedgerOptions, 'log' | 'notify'>,
-): void {
-  importUploadsRecord(database, dataDir, { log: options.log });
-  importDownloadQueues(database, dataDir, { log: options.log });
-  importRuns(database, dataDir, { log: options.log, notify: options.notify });
 }
 
 function downloadRecords(database: RecordsDatabase | null, log?: Logger): DownloadRecords {

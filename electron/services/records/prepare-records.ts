@@ -1,7 +1,8 @@
 import type { RecordsStage } from '../../common/bridge/system';
 import { openRecordsDatabaseInSteps } from './database';
 import { importJournalInSteps } from './journal-import';
-import { importOtherRecords, type LedgerOptions } from './open-ledger';
+import type { LedgerOptions } from './open-ledger';
+import { importOtherRecordsInSteps } from './other-records-import';
 import { buildJobIndexes } from './schema';
 
 export interface PrepareOptions extends Pick<LedgerOptions, 'log' | 'notify' | 'onImport'> {
@@ -27,10 +28,14 @@ export interface PrepareOptions extends Pick<LedgerOptions, 'log' | 'notify' | '
 export async function prepareRecords(dataDir: string, options: PrepareOptions): Promise<void> {
   const pause = options.pause ?? nextTurn;
   let sliceStart = performance.now();
+  let last: RecordsStage['stage'] | null = null;
   const report = async (stage: RecordsStage): Promise<void> => {
     options.onStage(stage);
-    // Before a step that may be long (a schema step, an index) always; within the journal, by time.
-    if (stage.stage === 'journal' && performance.now() - sliceStart < SLICE_MS) return;
+    // Before a step that may be long (a schema step, an index, the first of an import, which may read a
+    // large file first) always; further on within an import, by time.
+    const further = stage.stage === last && IMPORTS.has(stage.stage);
+    last = stage.stage;
+    if (further && performance.now() - sliceStart < SLICE_MS) return;
     await pause();
     sliceStart = performance.now();
   };
@@ -55,7 +60,7 @@ export async function prepareRecords(dataDir: string, options: PrepareOptions): 
     );
     // An import killed after it set the indexes aside, its journal since gone, leaves them to build here.
     await drive(buildJobIndexes(database.db), (index) => ({ stage: 'indexes', ...index }));
-    importOtherRecords(database, dataDir, reporting);
+    await drive(importOtherRecordsInSteps(database, dataDir, reporting), (stage) => stage);
   } finally {
     database.close();
   }
@@ -88,6 +93,9 @@ async function driveSteps<T, R>(
 function fractionOf(progress: { bytes: number; totalBytes: number }): number {
   return progress.totalBytes > 0 ? Math.min(1, progress.bytes / progress.totalBytes) : 1;
 }
+
+/** The stages that report an import's progress, often, rather than a step that is long in itself. */
+const IMPORTS: ReadonlySet<RecordsStage['stage']> = new Set(['journal', 'links', 'copies', 'runs']);
 
 /**
  * How long the preparation works before it gives the event loop a turn. A page's first load is a chain

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { UploadEntry } from '../storage/upload-records';
 import { setSynchronous, type RecordsDatabase } from './database';
-import { IMPORTED_SUFFIX, keepAs, unreadableSuffix, type OldRecordImportOptions } from './old-record-files';
+import {
+  IMPORTED_SUFFIX,
+  keepAs,
+  runToEnd,
+  unreadableSuffix,
+  type ImportCount,
+  type OldRecordImportOptions,
+} from './old-record-files';
 import { PUT_UPLOAD, uploadValues } from './sqlite-uploads';
 
 /** The record store the uploader kept before (`uploadsSpec`, a conf / electron-store file in the data folder). */
@@ -31,8 +38,21 @@ export function importUploadsRecord(
   dataDir: string,
   options: OldRecordImportOptions = {},
 ): number | null {
+  return runToEnd(importUploadsInSteps(database, dataDir, options));
+}
+
+/**
+ * importUploadsRecord paused before it reads the file and after each transaction it commits, so a host
+ * that drives it shows how far it is and gives its event loop a turn meanwhile.
+ */
+export function* importUploadsInSteps(
+  database: RecordsDatabase,
+  dataDir: string,
+  options: OldRecordImportOptions = {},
+): Generator<ImportCount, number | null> {
   const file = join(dataDir, UPLOADS_RECORD);
   if (!existsSync(file)) return null;
+  yield { done: 0, total: 0 };
   let entries: unknown[];
   try {
     const parsed = OldRecord.parse(JSON.parse(readFileSync(file, 'utf8')));
@@ -66,6 +86,7 @@ export function importUploadsRecord(
       taken += batch.length;
       batch = [];
       options.progress?.(taken);
+      yield { done: entries.length - i, total: entries.length };
     }
   }
   const keptAs = keepAs(file, IMPORTED_SUFFIX);

@@ -46,5 +46,39 @@ export function startupWords(state: StartupState): StartupWords {
         fraction: (records.step - 1) / records.steps,
         failed: false,
       };
+    case 'links':
+    case 'copies': {
+      const { title, noun, file } = COUNTED[records.stage];
+      return {
+        title,
+        detail:
+          records.total === 0
+            ? `Reading the ${file}.`
+            : `${count(records.done)} of ${count(records.total)} ${noun} taken in.`,
+        fraction: records.total > 0 ? records.done / records.total : 0,
+        failed: false,
+      };
+    }
+    case 'runs':
+      return {
+        title: 'Taking in your earlier campaigns and batches…',
+        detail: `${Math.floor(records.fraction * 100)}% of their files read, ${count(records.rows)} rows taken in.`,
+        fraction: records.fraction,
+        failed: false,
+      };
   }
 }
+
+/** How the screen names the old records counted entry by entry. */
+const COUNTED = {
+  links: {
+    title: 'Taking in your storage links from the earlier version…',
+    noun: 'links',
+    file: 'old record of uploads',
+  },
+  copies: {
+    title: 'Taking in your saved copies from the earlier version…',
+    noun: 'copies',
+    file: 'old download queue',
+  },
+} as const;

@@ -45,6 +45,28 @@ describe('the startup words', () => {
     });
   });
 
+  it('count the saved copies and storage links taken in, say while their file is read, and fill the bar by rows of runs', () => {
+    expect(startupWords(state({ records: { stage: 'copies', done: 0, total: 0 } }))).toMatchObject({
+      title: 'Taking in your saved copies from the earlier version…',
+      detail: 'Reading the old download queue.',
+      fraction: 0,
+    });
+    expect(startupWords(state({ records: { stage: 'copies', done: 100_000, total: 333_000 } }))).toMatchObject({
+      detail: '100,000 of 333,000 copies taken in.',
+      fraction: 100_000 / 333_000,
+    });
+    expect(startupWords(state({ records: { stage: 'links', done: 5_000, total: 20_000 } }))).toMatchObject({
+      title: 'Taking in your storage links from the earlier version…',
+      detail: '5,000 of 20,000 links taken in.',
+      fraction: 0.25,
+    });
+    expect(startupWords(state({ records: { stage: 'runs', rows: 42_000, fraction: 0.42 } }))).toMatchObject({
+      title: 'Taking in your earlier campaigns and batches…',
+      detail: '42% of their files read, 42,000 rows taken in.',
+      fraction: 0.42,
+    });
+  });
+
   it('read elapsed time as a clock', () => {
     expect([clock(0), clock(7_900), clock(83_000), clock(3_725_000)]).toEqual(['0:00', '0:07', '1:23', '1:02:05']);
   });
