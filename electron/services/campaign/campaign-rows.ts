@@ -8,7 +8,7 @@ import type { AvatarLinks } from '../../common/composition/avatar-links';
 import type { Logger } from '../host/types';
 import type { RowBase, RowKind, RowStepContext } from '../rows/engine/row-kind';
 import type { RowEngine } from '../rows/engine/row-engine';
-import type { RunStore, RunStores } from '../rows/engine/run-store';
+import type { RunStore, RunStores, RunSummary } from '../rows/engine/run-store';
 import { retriedRow } from './campaign-reuse';
 import { ManifestWriter } from './manifest-writer';
 import { latestStepJob, rowProject, type RowStep } from './row-project';
@@ -164,10 +164,11 @@ export class CampaignRows {
 
   /**
    * The campaigns saving into a folder, as they are now (the one record of each, in memory once read):
-   * every start on a folder and every manifest look at them, so the records are not read from disk each time.
+   * every start on a folder and every manifest look at them, so the records are not read from disk each
+   * time. Which campaigns save there is read from their summaries: only those are opened with their rows.
    */
   async inFolder(outDir: string): Promise<CampaignRecord[]> {
-    this.folders ??= this.list().then((all) => new Map(all.map((c) => [c.id, resolve(c.outDir)])));
+    this.folders ??= this.summaries().then((all) => new Map(all.map(({ run }) => [run.id, resolve(run.outDir)])));
     const folder = resolve(outDir);
     const ids = [...(await this.folders)].filter(([, dir]) => dir === folder).map(([id]) => id);
     const found = await Promise.all(ids.map((id) => this.get(id)));
@@ -178,13 +179,21 @@ export class CampaignRows {
     return this.deps.rows.list(KIND) as Promise<CampaignRecord[]>;
   }
 
+  /** Every campaign without its rows, newest first, its rows counted by state: what lists show. */
+  summaries(): Promise<RunSummary<CampaignRecord>[]> {
+    return this.deps.rows.summaries(KIND) as Promise<RunSummary<CampaignRecord>[]>;
+  }
+
   get(id: string): Promise<CampaignRecord | null> {
     return this.deps.rows.get(KIND, id) as Promise<CampaignRecord | null>;
   }
 
-  /** Goes on with every campaign that was running when the host stopped. */
+  /** Goes on with every campaign that was running when the host stopped: only those are opened whole. */
   async resumeAll(): Promise<void> {
-    for (const record of await this.list()) if (record.state === 'running') this.starting(record);
+    for (const { run } of await this.summaries()) {
+      const record = run.state === 'running' ? await this.get(run.id) : null;
+      if (record) this.starting(record);
+    }
     return this.deps.rows.resumeAll(KIND);
   }
 
