@@ -1,6 +1,7 @@
 import { nothingToRetry, retriedWithTheFailed } from '../../common/campaign/row-review';
 import { resolve } from 'node:path';
 import type { JobRecord } from '../../common/bridge/jobs';
+import { campaignSummaryOf, type CampaignSummary } from '../../common/bridge/campaigns';
 import { campaignEndedSummary, CampaignRecord, type CampaignRowRecord } from '../../common/campaign/record';
 import type { Project } from '../../common/composition/document';
 import type { PlacementConvention } from '../../common/composition/placement';
@@ -168,7 +169,7 @@ export class CampaignRows {
    * time. Which campaigns save there is read from their summaries: only those are opened with their rows.
    */
   async inFolder(outDir: string): Promise<CampaignRecord[]> {
-    this.folders ??= this.summaries().then((all) => new Map(all.map(({ run }) => [run.id, resolve(run.outDir)])));
+    this.folders ??= this.summaries().then((all) => new Map(all.map((c) => [c.id, resolve(c.outDir)])));
     const folder = resolve(outDir);
     const ids = [...(await this.folders)].filter(([, dir]) => dir === folder).map(([id]) => id);
     const found = await Promise.all(ids.map((id) => this.get(id)));
@@ -179,9 +180,10 @@ export class CampaignRows {
     return this.deps.rows.list(KIND) as Promise<CampaignRecord[]>;
   }
 
-  /** Every campaign without its rows, newest first, its rows counted by state: what lists show. */
-  summaries(): Promise<RunSummary<CampaignRecord>[]> {
-    return this.deps.rows.summaries(KIND) as Promise<RunSummary<CampaignRecord>[]>;
+  /** Every campaign as lists show it, newest first: its rows counted by the database, none read. */
+  async summaries(): Promise<CampaignSummary[]> {
+    const all = (await this.deps.rows.summaries(KIND)) as RunSummary<CampaignRecord>[];
+    return all.map(({ run, counts, total }) => campaignSummaryOf(run, counts, total));
   }
 
   get(id: string): Promise<CampaignRecord | null> {
@@ -190,8 +192,8 @@ export class CampaignRows {
 
   /** Goes on with every campaign that was running when the host stopped: only those are opened whole. */
   async resumeAll(): Promise<void> {
-    for (const { run } of await this.summaries()) {
-      const record = run.state === 'running' ? await this.get(run.id) : null;
+    for (const campaign of await this.summaries()) {
+      const record = campaign.state === 'running' ? await this.get(campaign.id) : null;
       if (record) this.starting(record);
     }
     return this.deps.rows.resumeAll(KIND);

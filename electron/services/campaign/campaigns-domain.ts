@@ -2,12 +2,7 @@ import { nothingToRetry, retriedWithTheFailed } from '../../common/campaign/row-
 import { queuedFormatsProblems } from '../../common/campaign/campaign-formats';
 import { randomBytes } from 'node:crypto';
 import { isAbsolute } from 'node:path';
-import {
-  CampaignInput,
-  campaignSummaryOf,
-  type CampaignView,
-  type campaignsCalls,
-} from '../../common/bridge/campaigns';
+import { CampaignInput, type CampaignView, type campaignsCalls } from '../../common/bridge/campaigns';
 import { campaignViewFromSums } from './campaign-manifest';
 import type { PriceQuote } from '../../common/bridge/jobs';
 import type { CampaignRecord } from '../../common/campaign/record';
@@ -311,9 +306,7 @@ export function createCampaignsDomain(
         void deps.runner.run(made.id);
         return campaignView(made);
       },
-      // Counted by the database: a list of large campaigns reads none of their rows.
-      'campaigns.list': async () =>
-        (await deps.runner.summaries()).map(({ run, counts, total }) => campaignSummaryOf(run, counts, total)),
+      'campaigns.list': () => deps.runner.summaries(),
       'campaigns.get': view,
       'campaigns.pause': async (id) => campaignView(await deps.runner.pause(id)),
       'campaigns.resume': async (id) => {
