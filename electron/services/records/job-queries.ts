@@ -22,7 +22,8 @@ import {
 import { costGroups, sumTotals, type CostGroupRow, type TotalsRow } from './job-cost-groups';
 import { MIGRATIONS } from './schema';
 import { campaignWorkJobs, runJobSums } from './run-job-sums';
-import type { RunJobSums, RunJobSumsQuery, RunSumsReader, RunWorkJob } from '../jobs/run-sums';
+import { batchRowCounts } from './batch-row-counts';
+import type { BatchRowsQuery, RunJobSums, RunJobSumsQuery, RunSumsReader, RunWorkJob } from '../jobs/run-sums';
 import type { LedgerStorage } from '../jobs/ledger';
 import { jobColumns, PUT_JOB, SqliteLedgerStorage } from './sqlite-ledger';
 
@@ -68,6 +69,10 @@ export class SqlJobQueries implements JobQueries {
 
   campaignWork(campaignId: string): RunWorkJob[] {
     return campaignWorkJobs(this.db, campaignId);
+  }
+
+  batchRows(query: BatchRowsQuery): Record<string, number> {
+    return batchRowCounts(this.db, query);
   }
 
   page(query: JobPageQuery, known: KnownCopies = {}): JobPage {
@@ -249,6 +254,11 @@ export class SnapshotJobQueries implements JobQueries {
     return this.current().campaignWork(campaignId);
   }
 
+  // The snapshot holds the jobs alone, not the batches' rows.
+  batchRows(): null {
+    return null;
+  }
+
   private current(): SqlJobQueries {
     if (this.snapshot) return this.snapshot.queries;
     const db = new Database(':memory:');
@@ -283,6 +293,7 @@ export function ledgerQueries(
     idPage: (selection, after, limit, known) => current().idPage(selection, after, limit, known),
     runSums: (query) => current().runSums(query),
     campaignWork: (campaignId) => current().campaignWork(campaignId),
+    batchRows: (query) => current().batchRows(query),
     invalidate: () => snapshot.invalidate(),
   };
 }

@@ -212,12 +212,15 @@ export const MIGRATIONS: readonly string[] = [
   // campaigns and batches and a start's choice of the runs to go on with: they read every row's JSON of
   // every run to count them (100,000 rows read and parsed to show one line). The state gets a plain
   // column, not an index on json_extract(record, '$.state'): SQLite never reads an expression from an
-  // index alone, and the counts must come from the index (as the jobs' columns of step 2 do). Every
-  // write fills it from the very JSON it writes (PUT_RUN_ROW), so the two cannot disagree whoever writes;
-  // here it is filled once from the rows kept (a torn row's JSON left null, never a failed migration).
+  // index alone, and the counts must come from the index (as the jobs' columns of step 2 do). The take
+  // goes beside it, so a batch's rows meet their take's jobs from the index too (records/batch-row-counts.ts).
+  // Every write fills both from the very JSON it writes (PUT_RUN_ROW), so they cannot disagree whoever
+  // writes; here they are filled once from the rows kept (a torn row's JSON left null, never a failed step).
   `ALTER TABLE run_rows ADD COLUMN state TEXT;
-   UPDATE run_rows SET state = json_extract(record, '$.state') WHERE json_valid(record);
-   CREATE INDEX run_rows_states ON run_rows (kind, run_id, state);`,
+   ALTER TABLE run_rows ADD COLUMN take INTEGER;
+   UPDATE run_rows SET state = json_extract(record, '$.state'), take = json_extract(record, '$.take')
+     WHERE json_valid(record);
+   CREATE INDEX run_rows_states ON run_rows (kind, run_id, state, take, row);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -11,14 +11,14 @@ const SAFE_ID = /^[\w-]{1,200}$/;
 
 export const PUT_RUN = 'INSERT OR REPLACE INTO runs (kind, id, created_at, run) VALUES (?, ?, ?, ?)';
 /**
- * A row written again in place (an upsert, where a replace would delete and insert it). Its state column
- * is read from the JSON written here, by SQLite, so every writer (this store, the first start's import)
- * keeps the two alike without saying the state twice.
+ * A row written again in place (an upsert, where a replace would delete and insert it). Its state and
+ * take columns are read from the JSON written here, by SQLite, so every writer (this store, the first
+ * start's import) keeps them alike without saying them twice.
  */
-export const PUT_RUN_ROW = `INSERT INTO run_rows (kind, run_id, row, position, record, state)
-  VALUES (?1, ?2, ?3, ?4, ?5, json_extract(?5, '$.state'))
+export const PUT_RUN_ROW = `INSERT INTO run_rows (kind, run_id, row, position, record, state, take)
+  VALUES (?1, ?2, ?3, ?4, ?5, json_extract(?5, '$.state'), json_extract(?5, '$.take'))
   ON CONFLICT (kind, run_id, row) DO UPDATE
-  SET position = excluded.position, record = excluded.record, state = excluded.state`;
+  SET position = excluded.position, record = excluded.record, state = excluded.state, take = excluded.take`;
 export const HAS_RUN = 'SELECT 1 FROM runs WHERE kind = ? AND id = ?';
 const DROP_RUN = 'DELETE FROM runs WHERE kind = ? AND id = ?';
 const DROP_ROWS = 'DELETE FROM run_rows WHERE kind = ? AND run_id = ?';

@@ -7,8 +7,10 @@ import {
   type BatchRow,
   type BatchRowState,
   type BatchRowView,
+  type BatchSummary,
   type BatchView,
 } from '../../common/bridge/batches';
+import type { RunJobSums } from '../jobs/run-sums';
 import type { JobView } from '../../common/bridge/jobs';
 import { describeRunBalance, readingCut, runFigures } from '../../common/jobs/run-balance';
 import { runAtService } from '../../common/jobs/run-at-service';
@@ -99,6 +101,37 @@ export function batchView(record: BatchRecord, jobs: readonly JobView[]): BatchV
     maxCredits: record.maxCredits ?? null,
     queue: record.queue ?? null,
     rows,
+  };
+}
+
+/**
+ * A batch as lists show it from its own fields, its rows counted by state where they are kept and its
+ * jobs summed there (the same figures batchView reads off the rows and jobs held whole).
+ */
+export function batchSummaryOf(
+  record: Omit<BatchRecord, 'rows'>,
+  counts: Record<string, number>,
+  total: number,
+  sums: Pick<RunJobSums, 'atService' | 'figures'>,
+): BatchSummary {
+  let done = 0;
+  for (const [state, rows] of Object.entries(counts))
+    if (BATCH_ROW_STATES_ENDED.has(state as BatchRowState)) done += rows;
+  return {
+    id: record.id,
+    label: record.label,
+    createdAt: record.createdAt,
+    state: record.state,
+    concurrency: record.concurrency,
+    template: record.template,
+    counts,
+    done,
+    balanceNote: record.balance && sums.figures ? describeRunBalance(record.balance, sums.figures) : null,
+    atService: sums.atService,
+    pause: record.pause ?? null,
+    maxCredits: record.maxCredits ?? null,
+    queue: record.queue ?? null,
+    total,
   };
 }
 

@@ -1,4 +1,4 @@
-import { BatchInput, summariseBatch, type batchesCalls, type CheckedBatchInput } from '../../common/bridge/batches';
+import { BatchInput, type batchesCalls, type CheckedBatchInput } from '../../common/bridge/batches';
 import { checkTemplate } from '../../common/file-names';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
@@ -43,7 +43,8 @@ export function createBatchesDomain(
     catalogue,
     jobs,
     queues,
-  }: Pick<StudioServices, 'batches' | 'catalogue' | 'jobs'> & Partial<Pick<StudioServices, 'queues'>>,
+    queries,
+  }: Pick<StudioServices, 'batches' | 'catalogue' | 'jobs'> & Partial<Pick<StudioServices, 'queues' | 'queries'>>,
   granted: GrantedFiles,
   copies?: Pick<ResultCopies, 'saveOrThrow' | 'forget' | 'foreignFile'>,
   reading: BatchQueueReading = {},
@@ -128,7 +129,11 @@ export function createBatchesDomain(
         void batches.run(id);
         return view(id);
       },
-      'batches.list': async () => (await batches.list()).map((record) => summariseBatch(batches.view(record))),
+      'batches.list': async () => {
+        // Counted in the ledger: the engine's writes so far go in first.
+        if (queries) await jobs.flush();
+        return batches.summaries(queries);
+      },
       'batches.get': view,
       'batches.pause': async (id) => batches.pause(id),
       'batches.queueStatus': async (id) => {

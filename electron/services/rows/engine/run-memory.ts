@@ -38,9 +38,10 @@ export class RunMemory {
     const stored = await this.kindOf(kind).runs.summaries();
     const held = [...this.runs].filter(([key]) => key.startsWith(`${kind}/`)).map(([, run]) => run);
     const ids = new Set(held.map((run) => run.id));
-    return [...held.map((run) => summarise(run)), ...stored.filter(({ run }) => !ids.has(run.id))].sort(
-      (a, b) => b.run.createdAt - a.run.createdAt,
-    );
+    return [
+      ...held.map((run) => ({ ...summarise(run), held: run })),
+      ...stored.filter(({ run }) => !ids.has(run.id)),
+    ].sort((a, b) => b.run.createdAt - a.run.createdAt);
   }
 
   async get(kind: string, id: string): Promise<AnyRun | null> {

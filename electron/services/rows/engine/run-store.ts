@@ -12,6 +12,8 @@ export interface RunSummary<Run extends StoredRun<{ row: number }>> {
   counts: Record<string, number>;
   /** How many rows it has. */
   total: number;
+  /** The run with its rows, when the engine holds it already (as it is now, changes not yet written). */
+  held?: Run;
 }
 
 /** The summary of a run held whole (one in memory, or kept as files by an earlier version). */
