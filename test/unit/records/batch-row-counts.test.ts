@@ -49,6 +49,7 @@ function batch(id: string, extra: Partial<BatchRecord>): BatchRecord {
       text: `line ${row}`,
       voiceId: 'v',
       rate: '100%',
+      name: null,
       state: OWN[row % OWN.length] as BatchRowRecord['state'],
       take: row % 5 === 0 ? 1 : 0,
       problems: row % OWN.length === 2 ? ['it failed'] : [],
