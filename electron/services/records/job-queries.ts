@@ -9,7 +9,7 @@ import type {
 } from '../../common/bridge/job-pages';
 import { JobRecord, type JobPage, type JobView } from '../../common/bridge/jobs';
 import { toJobView } from '../jobs/job-view';
-import type { Sqlite } from './database';
+import { userVersion, type Sqlite } from './database';
 import {
   decodeCursor,
   encodeCursor,
@@ -20,7 +20,7 @@ import {
   type KnownCopies,
 } from './job-filter-sql';
 import { costGroups, sumTotals, type CostGroupRow, type TotalsRow } from './job-cost-groups';
-import { MIGRATIONS } from './schema';
+import { MIGRATIONS, RUN_ROW_COLUMNS } from './schema';
 import { campaignWorkJobs, runJobSums } from './run-job-sums';
 import { batchRowCounts } from './batch-row-counts';
 import type { BatchRowsQuery, RunJobSums, RunJobSumsQuery, RunSumsReader, RunWorkJob } from '../jobs/run-sums';
@@ -71,8 +71,9 @@ export class SqlJobQueries implements JobQueries {
     return campaignWorkJobs(this.db, campaignId);
   }
 
-  batchRows(query: BatchRowsQuery): Record<string, number> {
-    return batchRowCounts(this.db, query);
+  // A reader beside a folder an older studio last opened has no columns to count the rows by.
+  batchRows(query: BatchRowsQuery): Record<string, number> | null {
+    return userVersion(this.db) < RUN_ROW_COLUMNS ? null : batchRowCounts(this.db, query);
   }
 
   page(query: JobPageQuery, known: KnownCopies = {}): JobPage {

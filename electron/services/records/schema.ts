@@ -226,6 +226,12 @@ export const MIGRATIONS: readonly string[] = [
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**
+ * The version from which run_rows keeps each row's state and take in columns (step 11). A command that
+ * only reads, beside a folder an older studio last opened, finds them missing and reads the rows whole.
+ */
+export const RUN_ROW_COLUMNS = 11;
+
+/**
  * The jobs table's indexes as the last step leaves them (a test checks them against the database). The
  * first start's import of the old journal into an empty table writes without them and builds them once
  * at its end: building an index over rows already written took half the time that keeping ten indexes

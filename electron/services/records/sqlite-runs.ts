@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type Database from 'libsql';
 import type { Logger } from '../host/types';
 import { summarise, type RunStore, type RunStores, type RunSummary, type StoredRun } from '../rows/engine/run-store';
-import type { RecordsDatabase, Sqlite } from './database';
+import { userVersion, type RecordsDatabase, type Sqlite } from './database';
+import { RUN_ROW_COLUMNS } from './schema';
 import { oldRunFile, oldRunIds, readOldRun } from './old-runs';
 import { TurnCommits } from './turn-commits';
 
@@ -190,6 +191,8 @@ export class SqliteRuns implements RunStores {
     const skip = (error: unknown) =>
       this.log?.warn(`${noun} record skipped`, { reason: (error as Error).message.slice(0, 300) });
     const inTable = new Set<string>();
+    if (this.database && userVersion(this.database.db) < RUN_ROW_COLUMNS)
+      return this.list(kind, parse, noun).map((run) => summarise(run));
     if (this.database) {
       const { db, path } = this.database;
       const counts = new Map<string, Record<string, number>>();

@@ -89,8 +89,17 @@ describe("runs' summaries", () => {
       .run('runs', 'kept', 1, JSON.stringify({ ...kept, rows: undefined }));
     const putRow = old.prepare('INSERT INTO run_rows (kind, run_id, row, position, record) VALUES (?, ?, ?, ?, ?)');
     kept.rows.forEach((row, position) => putRow.run('runs', 'kept', row.row, position, JSON.stringify(row)));
-    putRow.run('runs', 'kept', 20, 20, '{"row":20,"sta');
     old.close();
+
+    // A command that only reads, beside the folder before any studio of this version opened it, reads
+    // the rows whole (mutation: no check of the version: no such index).
+    const reader = openRecords(dir, { readOnly: true });
+    expect(await reader.runs.of<Row, Run>('runs', parse).summaries()).toEqual([summarise(kept)]);
+    const torn = new Database(join(dir, DATABASE_FILE));
+    torn
+      .prepare('INSERT INTO run_rows (kind, run_id, row, position, record) VALUES (?, ?, ?, ?, ?)')
+      .run('runs', 'kept', 20, 20, '{"row":20,"sta');
+    torn.close();
 
     const runs = openRecords(dir).runs;
     const [summary] = await runs.of<Row, Run>('runs', parse).summaries();
