@@ -191,6 +191,7 @@ export class SqliteRuns implements RunStores {
     const skip = (error: unknown) =>
       this.log?.warn(`${noun} record skipped`, { reason: (error as Error).message.slice(0, 300) });
     const inTable = new Set<string>();
+    // A reader beside a folder an older studio last opened: its rows have no state column yet.
     if (this.database && userVersion(this.database.db) < RUN_ROW_COLUMNS)
       return this.list(kind, parse, noun).map((run) => summarise(run));
     if (this.database) {
