@@ -69,14 +69,14 @@ async function list(dataDir: string, way: 'summaries' | 'whole'): Promise<void> 
       records.ledger.find({ runId: scope?.runId ?? '' }).map((r) => toJobView(r, Date.now())),
   });
   const batches = new BatchRows({
+    queries: new SqlJobQueries(records.ledger.queryable() as Sqlite),
     rows: new RowEngine({ jobs }),
     runs: records.runs,
     subscribe: () => () => undefined,
   });
-  const queries = new SqlJobQueries(records.ledger.queryable() as Sqlite);
   const call = async () =>
     way === 'summaries'
-      ? batches.summaries(queries)
+      ? batches.summaries()
       : (await batches.list()).map((batch) => summariseBatch(batches.view(batch)));
   global.gc?.();
   const before = process.memoryUsage();

@@ -56,6 +56,8 @@ export interface RunSumsReader {
    * when they are not kept together (a ledger held in memory: the batch is then read whole).
    */
   batchRows(query: BatchRowsQuery): Record<string, number> | null;
+  /** The runs with a job of this purpose whose result expires after `from` and by `to`. */
+  runsExpiring(purposeType: string, from: number, to: number): string[];
   /** The fields of a campaign's jobs its pace needs, read now and held by nobody. */
   campaignWork(campaignId: string): RunWorkJob[];
 }

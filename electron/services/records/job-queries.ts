@@ -21,7 +21,7 @@ import {
 } from './job-filter-sql';
 import { costGroups, sumTotals, type CostGroupRow, type TotalsRow } from './job-cost-groups';
 import { MIGRATIONS, RUN_ROW_COLUMNS } from './schema';
-import { campaignWorkJobs, runJobSums } from './run-job-sums';
+import { campaignWorkJobs, runJobSums, RUNS_EXPIRING } from './run-job-sums';
 import { batchRowCounts } from './batch-row-counts';
 import type { BatchRowsQuery, RunJobSums, RunJobSumsQuery, RunSumsReader, RunWorkJob } from '../jobs/run-sums';
 import type { LedgerStorage } from '../jobs/ledger';
@@ -69,6 +69,11 @@ export class SqlJobQueries implements JobQueries {
 
   campaignWork(campaignId: string): RunWorkJob[] {
     return campaignWorkJobs(this.db, campaignId);
+  }
+
+  runsExpiring(purposeType: string, from: number, to: number): string[] {
+    const found = this.db.prepare(RUNS_EXPIRING).raw().all(from, to, purposeType) as [string][];
+    return found.map(([id]) => id);
   }
 
   // A reader beside a folder an older studio last opened has no columns to count the rows by.
@@ -255,6 +260,10 @@ export class SnapshotJobQueries implements JobQueries {
     return this.current().campaignWork(campaignId);
   }
 
+  runsExpiring(purposeType: string, from: number, to: number): string[] {
+    return this.current().runsExpiring(purposeType, from, to);
+  }
+
   // The snapshot holds the jobs alone, not the batches' rows.
   batchRows(): null {
     return null;
@@ -295,6 +304,7 @@ export function ledgerQueries(
     runSums: (query) => current().runSums(query),
     campaignWork: (campaignId) => current().campaignWork(campaignId),
     batchRows: (query) => current().batchRows(query),
+    runsExpiring: (purposeType, from, to) => current().runsExpiring(purposeType, from, to),
     invalidate: () => snapshot.invalidate(),
   };
 }

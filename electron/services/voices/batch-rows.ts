@@ -15,7 +15,7 @@ import type { RunStores, RunSummary } from '../rows/engine/run-store';
 import type { RunSumsReader } from '../jobs/run-sums';
 import { rowEdited, rowsRemoved, type RowCheck } from './batch-edits';
 import { batchRuns, settledRows, type BatchRecord, type BatchRowRecord } from './batch-record';
-import { batchEndedSummary, batchSummaryOf, batchView, expiringSoon, revisionOf, rowJobs } from './batch-view';
+import { batchEndedSummary, batchSummaryOf, batchView, DAY, expiringSoon, revisionOf, rowJobs } from './batch-view';
 import { rowLabel } from '../../common/text/row-label';
 
 export interface BatchRowsDeps {
@@ -23,6 +23,8 @@ export interface BatchRowsDeps {
   rows: RowEngine;
   /** The folder's runs (its records database), where batches are kept with their rows. */
   runs: RunStores;
+  /** The ledger's sums, where lists count a batch's rows and the expiry warning finds its batches (absent: read whole). */
+  queries?: RunSumsReader;
   /** The job engine's changes: a batch's rows follow their jobs' phases on the page. */
   subscribe(listener: (job: JobView) => void): () => void;
   log?: Logger;
@@ -252,7 +254,12 @@ export class BatchRows {
    */
   async warnExpiring(copies: Pick<ResultCopies, 'checked'>, now = Date.now()): Promise<string[]> {
     const named: string[] = [];
-    for (const record of await this.list()) {
+    // Only the batches with a result expiring in the day are read (every batch, with no ledger to ask).
+    const expiring = this.deps.queries && new Set(this.deps.queries.runsExpiring('batch-row', now, now + DAY));
+    for (const { run, held } of await this.deps.rows.summaries(KIND)) {
+      if (!held && expiring && !expiring.has(run.id)) continue;
+      const record = (held ?? (await this.get(run.id))) as BatchRecord | null;
+      if (!record) continue;
       const soon = expiringSoon(this.view(record), now).filter(
         (row) => !this.warned.has(`${record.id}:${row.row}:${row.jobId}`),
       );
@@ -298,7 +305,8 @@ export class BatchRows {
    * ledger is not kept with them or not given (then the batch is read whole) or it keeps rows to make again
    * from an older studio (their takes are worked out as it is read).
    */
-  async summaries(queries?: RunSumsReader): Promise<BatchSummary[]> {
+  async summaries(): Promise<BatchSummary[]> {
+    const { queries } = this.deps;
     const all = (await this.deps.rows.summaries(KIND)) as RunSummary<BatchRecord>[];
     const found: BatchSummary[] = [];
     for (const { run, total, held } of all) {

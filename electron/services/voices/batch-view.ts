@@ -184,7 +184,7 @@ export function batchEndedSummary(view: BatchView): { title: string; body: strin
   };
 }
 
-const DAY = 24 * 3_600_000;
+export const DAY = 24 * 3_600_000;
 
 /** Done rows whose results expire within 24 hours (the expiry warning asks the record of copies which are saved). */
 export function expiringSoon(view: BatchView, now: number): BatchRowView[] {

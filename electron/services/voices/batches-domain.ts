@@ -43,8 +43,7 @@ export function createBatchesDomain(
     catalogue,
     jobs,
     queues,
-    queries,
-  }: Pick<StudioServices, 'batches' | 'catalogue' | 'jobs'> & Partial<Pick<StudioServices, 'queues' | 'queries'>>,
+  }: Pick<StudioServices, 'batches' | 'catalogue' | 'jobs'> & Partial<Pick<StudioServices, 'queues'>>,
   granted: GrantedFiles,
   copies?: Pick<ResultCopies, 'saveOrThrow' | 'forget' | 'foreignFile'>,
   reading: BatchQueueReading = {},
@@ -131,8 +130,8 @@ export function createBatchesDomain(
       },
       'batches.list': async () => {
         // Counted in the ledger: the engine's writes so far go in first.
-        if (queries) await jobs.flush();
-        return batches.summaries(queries);
+        await jobs.flush();
+        return batches.summaries();
       },
       'batches.get': view,
       'batches.pause': async (id) => batches.pause(id),

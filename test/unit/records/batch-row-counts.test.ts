@@ -86,16 +86,24 @@ function jobsOf(batchId: string): JobRecord[] {
   return jobs;
 }
 
-async function folderWith(batches: readonly BatchRecord[]) {
+async function folderWith(batches: readonly BatchRecord[], more: readonly JobRecord[] = []) {
   const records = openRecords(tempDir('batch-counts-'));
   for (const b of batches) for (const job of jobsOf(b.id)) void records.ledger.put(job);
+  for (const job of more) void records.ledger.put(job);
   await records.ledger.flush();
   const store = batchRuns(records.runs);
   for (const b of batches) await store.putRun(b);
   await store.flush();
   const db = records.ledger.queryable() as Sqlite;
+  const queries = new SqlJobQueries(db, () => NOW);
+  // The engine's jobs of a batch, as a studio's engine reads them from its ledger.
+  const jobs = Object.assign(new HandService(), {
+    list: (_match: unknown, scope?: { runId?: string }) =>
+      records.ledger.find({ runId: scope?.runId ?? '' }).map((r) => toJobView(r, NOW)),
+  });
   const rows = new BatchRows({
-    rows: new RowEngine({ jobs: new HandService() }),
+    queries,
+    rows: new RowEngine({ jobs }),
     runs: records.runs,
     subscribe: () => () => undefined,
   });
@@ -106,7 +114,7 @@ async function folderWith(batches: readonly BatchRecord[]) {
         records.ledger.find({ runId: b.id }).map((r) => toJobView(r, NOW)),
       ),
     );
-  return { db, rows, whole, queries: new SqlJobQueries(db, () => NOW) };
+  return { db, rows, whole };
 }
 
 describe("the batches' list counted in the database", () => {
@@ -118,9 +126,9 @@ describe("the batches' list counted in the database", () => {
       batch('queued', { queue: 'redis://q:6379', createdAt: NOW - 800_000 }),
       batch('cancelled', { state: 'cancelled', createdAt: NOW - 700_000 }),
     ];
-    const { db, rows, whole, queries } = await folderWith(batches);
+    const { db, rows, whole } = await folderWith(batches);
     const prepared = vi.spyOn(db, 'prepare');
-    const listed = await rows.summaries(queries);
+    const listed = await rows.summaries();
     expect(listed).toEqual([...batches].reverse().map(whole));
     expect(prepared.mock.calls.filter(([sql]) => /\brecord FROM run_rows\b/.test(sql))).toEqual([]);
     // The fixture reaches every state (an empty batch would agree with anything).
@@ -128,6 +136,21 @@ describe("the batches' list counted in the database", () => {
     for (const state of ['invalid', 'failed', 'queued', 'cancelled', 'waiting', 'sending', 'completed', 'processing'])
       expect(states).toContain(state);
     expect(listed[2]?.balanceNote).toMatch(/add up to/);
+  });
+
+  // Fails on the warning that read every batch whole at each look (at the studio's start, then hourly).
+  it('reads for the expiry warning only the batches with a result expiring within the day', async () => {
+    const soon: JobRecord = {
+      ...record('soon-1-late', 'completed', NOW - 10_000),
+      remoteId: 'r-soon',
+      resultUrl: 'https://cdn.example/soon.mp3',
+      expiresAt: NOW + 3_600_000,
+      purpose: { type: 'batch-row', batchId: 'soon', row: 1 },
+    };
+    const { db, rows } = await folderWith([batch('quiet', {}), batch('soon', { createdAt: NOW - 100 })], [soon]);
+    const prepared = vi.spyOn(db, 'prepare');
+    expect(await rows.warnExpiring({ checked: async () => [] }, NOW)).toEqual(['soon']);
+    expect(prepared.mock.calls.filter(([sql]) => /\brecord FROM run_rows\b/.test(sql))).toHaveLength(1);
   });
 
   it('reads the rows and the jobs from their indexes', async () => {
