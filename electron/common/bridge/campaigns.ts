@@ -138,6 +138,29 @@ export const CampaignView = CampaignSummary.extend({
 });
 export type CampaignView = z.infer<typeof CampaignView>;
 
+/**
+ * A campaign as lists show it: its own fields and its rows counted by state, which the host has the
+ * database count (a list reads no row).
+ */
+export function campaignSummaryOf(
+  record: Omit<CampaignRecord, 'rows'>,
+  counts: Record<string, number>,
+  total: number,
+): CampaignSummary {
+  return {
+    id: record.id,
+    label: record.label,
+    createdAt: record.createdAt,
+    state: record.state,
+    outDir: record.outDir,
+    counts,
+    total,
+    pause: record.pause ?? null,
+    maxCredits: record.maxCredits ?? null,
+    queue: record.queue ?? null,
+  };
+}
+
 /** A record as the page sees it: no template document, counts by state, and what each row was charged. */
 export function campaignView(
   record: CampaignRecord,
@@ -146,24 +169,13 @@ export function campaignView(
   atService: RunAtService | null = null,
   work: RunWork | null = null,
 ): CampaignView {
-  const counts: Record<string, number> = {};
-  for (const row of record.rows) counts[row.state] = (counts[row.state] ?? 0) + 1;
   const costs = Object.fromEntries(
     [...charged]
       .filter((entry): entry is [number, number] => entry[1] !== null)
       .map(([row, credits]) => [String(row), credits]),
   );
   return {
-    id: record.id,
-    label: record.label,
-    createdAt: record.createdAt,
-    state: record.state,
-    outDir: record.outDir,
-    counts,
-    total: record.rows.length,
-    pause: record.pause ?? null,
-    maxCredits: record.maxCredits ?? null,
-    queue: record.queue ?? null,
+    ...campaignSummary(record),
     variables: record.variables.map((v) => ({ id: v.key, name: v.name })),
     rows: record.rows,
     charged: costs,
@@ -173,17 +185,11 @@ export function campaignView(
   };
 }
 
+/** The summary of a campaign held whole, its rows counted here. */
 export function campaignSummary(record: CampaignRecord): CampaignSummary {
-  const {
-    variables: _variables,
-    rows: _rows,
-    charged: _charged,
-    balanceNote: _note,
-    atService: _atService,
-    work: _work,
-    ...summary
-  } = campaignView(record);
-  return summary;
+  const counts: Record<string, number> = {};
+  for (const row of record.rows) counts[row.state] = (counts[row.state] ?? 0) + 1;
+  return campaignSummaryOf(record, counts, record.rows.length);
 }
 
 const id = z.string().min(1).max(200);

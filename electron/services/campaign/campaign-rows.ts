@@ -1,6 +1,7 @@
 import { nothingToRetry, retriedWithTheFailed } from '../../common/campaign/row-review';
 import { resolve } from 'node:path';
 import type { JobRecord } from '../../common/bridge/jobs';
+import { campaignSummaryOf, type CampaignSummary } from '../../common/bridge/campaigns';
 import { campaignEndedSummary, CampaignRecord, type CampaignRowRecord } from '../../common/campaign/record';
 import type { Project } from '../../common/composition/document';
 import type { PlacementConvention } from '../../common/composition/placement';
@@ -8,7 +9,7 @@ import type { AvatarLinks } from '../../common/composition/avatar-links';
 import type { Logger } from '../host/types';
 import type { RowBase, RowKind, RowStepContext } from '../rows/engine/row-kind';
 import type { RowEngine } from '../rows/engine/row-engine';
-import type { RunStore, RunStores } from '../rows/engine/run-store';
+import type { RunStore, RunStores, RunSummary } from '../rows/engine/run-store';
 import { retriedRow } from './campaign-reuse';
 import { ManifestWriter } from './manifest-writer';
 import { latestStepJob, rowProject, type RowStep } from './row-project';
@@ -164,10 +165,11 @@ export class CampaignRows {
 
   /**
    * The campaigns saving into a folder, as they are now (the one record of each, in memory once read):
-   * every start on a folder and every manifest look at them, so the records are not read from disk each time.
+   * every start on a folder and every manifest look at them, so the records are not read from disk each
+   * time. Which campaigns save there is read from their summaries: only those are opened with their rows.
    */
   async inFolder(outDir: string): Promise<CampaignRecord[]> {
-    this.folders ??= this.list().then((all) => new Map(all.map((c) => [c.id, resolve(c.outDir)])));
+    this.folders ??= this.summaries().then((all) => new Map(all.map((c) => [c.id, resolve(c.outDir)])));
     const folder = resolve(outDir);
     const ids = [...(await this.folders)].filter(([, dir]) => dir === folder).map(([id]) => id);
     const found = await Promise.all(ids.map((id) => this.get(id)));
@@ -178,13 +180,22 @@ export class CampaignRows {
     return this.deps.rows.list(KIND) as Promise<CampaignRecord[]>;
   }
 
+  /** Every campaign as lists show it, newest first: its rows counted by the database, none read. */
+  async summaries(): Promise<CampaignSummary[]> {
+    const all = (await this.deps.rows.summaries(KIND)) as RunSummary<CampaignRecord>[];
+    return all.map(({ run, counts, total }) => campaignSummaryOf(run, counts, total));
+  }
+
   get(id: string): Promise<CampaignRecord | null> {
     return this.deps.rows.get(KIND, id) as Promise<CampaignRecord | null>;
   }
 
-  /** Goes on with every campaign that was running when the host stopped. */
+  /** Goes on with every campaign that was running when the host stopped: only those are opened whole. */
   async resumeAll(): Promise<void> {
-    for (const record of await this.list()) if (record.state === 'running') this.starting(record);
+    for (const campaign of await this.summaries()) {
+      const record = campaign.state === 'running' ? await this.get(campaign.id) : null;
+      if (record) this.starting(record);
+    }
     return this.deps.rows.resumeAll(KIND);
   }
 

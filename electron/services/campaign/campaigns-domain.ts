@@ -2,7 +2,7 @@ import { nothingToRetry, retriedWithTheFailed } from '../../common/campaign/row-
 import { queuedFormatsProblems } from '../../common/campaign/campaign-formats';
 import { randomBytes } from 'node:crypto';
 import { isAbsolute } from 'node:path';
-import { CampaignInput, campaignSummary, type CampaignView, type campaignsCalls } from '../../common/bridge/campaigns';
+import { CampaignInput, type CampaignView, type campaignsCalls } from '../../common/bridge/campaigns';
 import { campaignViewFromSums } from './campaign-manifest';
 import type { PriceQuote } from '../../common/bridge/jobs';
 import type { CampaignRecord } from '../../common/campaign/record';
@@ -306,7 +306,7 @@ export function createCampaignsDomain(
         void deps.runner.run(made.id);
         return campaignView(made);
       },
-      'campaigns.list': async () => (await deps.runner.list()).map(campaignSummary),
+      'campaigns.list': () => deps.runner.summaries(),
       'campaigns.get': view,
       'campaigns.pause': async (id) => campaignView(await deps.runner.pause(id)),
       'campaigns.resume': async (id) => {

@@ -8,7 +8,7 @@ import { appSettingsSpec } from '../system/settings-store';
 import type { HostBase } from './types';
 import type { StudioServices } from './studio-types';
 import type { QueueReader } from '../downloads/queue-records';
-import type { BatchRows } from '../voices/batch-rows';
+import { batchRuns } from '../voices/batch-record';
 import type { RunStores } from '../rows/engine/run-store';
 
 /**
@@ -18,7 +18,6 @@ import type { RunStores } from '../rows/engine/run-store';
  */
 export async function legacyCopies(
   runs: RunStores,
-  batches: Pick<BatchRows, 'list'>,
   recorded: QueueReader,
 ): Promise<{ queue: DownloadEntry[]; copies: LegacyCopy[] }> {
   const copies: LegacyCopy[] = [];
@@ -31,7 +30,8 @@ export async function legacyCopies(
           savedBy: 'campaign',
           savedAt: row.savedAt,
         });
-  for (const batch of await batches.list())
+  // A batch notes its Saves among its own fields: read without its rows, and not kept in the engine.
+  for (const { run: batch } of await batchRuns(runs).summaries())
     for (const file of Object.values(batch.saved ?? {}))
       copies.push({ url: file.link, path: file.path, savedBy: 'batch', savedAt: batch.createdAt });
   return { queue: await recorded.entries('cli'), copies };
@@ -44,7 +44,7 @@ export async function legacyCopies(
 export async function adoptLegacyCopies(
   base: Pick<HostBase, 'dataDir' | 'log' | 'createStore'>,
   downloads: DownloadsService,
-  { jobs, batches }: Pick<StudioServices, 'jobs' | 'batches'>,
+  { jobs }: Pick<StudioServices, 'jobs'>,
   records: { downloads: { reader: QueueReader }; runs: RunStores },
 ): Promise<number> {
   const settings = base.createStore(appSettingsSpec);
@@ -56,7 +56,7 @@ export async function adoptLegacyCopies(
         verify: ffprobeVerifier(() => settings.get()),
         log: base.log,
       },
-      await legacyCopies(records.runs, batches, records.downloads.reader),
+      await legacyCopies(records.runs, records.downloads.reader),
     );
   } catch (error) {
     base.log.warn('saved copies of earlier versions not adopted', { error });

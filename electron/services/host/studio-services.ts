@@ -60,6 +60,7 @@ export function createStudioServices(
   const batches = new BatchRows({
     rows,
     runs: overrides.runs,
+    queries,
     subscribe: (listener) => jobs.subscribe(listener),
     log: base.log,
     onChange: throttledBatchEvents(base),

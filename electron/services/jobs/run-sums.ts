@@ -37,10 +37,27 @@ export interface RunWorkJob {
   phase: JobPhase;
 }
 
+/** What a batch's own fields say of its rows' states (voices/batch-view.ts batchView). */
+export interface BatchRowsQuery {
+  batchId: string;
+  /** Rows the checks refused. */
+  invalid: readonly number[];
+  /** Made on a queue: a row sent there has no job here until its worker reports. */
+  queued: boolean;
+  cancelled: boolean;
+}
+
 /** Where a view asks for its run's figures (the ledger's queries, records/job-queries.ts). */
 export interface RunSumsReader {
   /** A campaign's or batch's figures, summed over its jobs. */
   runSums(query: RunJobSumsQuery): RunJobSums;
+  /**
+   * A batch's rows by the state its view gives each, counted where its rows and jobs are kept; null
+   * when they are not kept together (a ledger held in memory: the batch is then read whole).
+   */
+  batchRows(query: BatchRowsQuery): Record<string, number> | null;
+  /** The runs with a job of this purpose whose result expires after `from` and by `to`. */
+  runsExpiring(purposeType: string, from: number, to: number): string[];
   /** The fields of a campaign's jobs its pace needs, read now and held by nobody. */
   campaignWork(campaignId: string): RunWorkJob[];
 }

@@ -150,7 +150,8 @@ function* migrate(db: Sqlite): Generator<SchemaStep, void> {
   }
 }
 
-function userVersion(db: Sqlite): number {
+/** The schema's version the database is at (schema.ts: the steps it has had). */
+export function userVersion(db: Sqlite): number {
   return Number((db.prepare('PRAGMA user_version').raw().get() as unknown[])[0]);
 }
 

@@ -9,7 +9,7 @@ import type {
 } from '../../common/bridge/job-pages';
 import { JobRecord, type JobPage, type JobView } from '../../common/bridge/jobs';
 import { toJobView } from '../jobs/job-view';
-import type { Sqlite } from './database';
+import { userVersion, type Sqlite } from './database';
 import {
   decodeCursor,
   encodeCursor,
@@ -20,9 +20,10 @@ import {
   type KnownCopies,
 } from './job-filter-sql';
 import { costGroups, sumTotals, type CostGroupRow, type TotalsRow } from './job-cost-groups';
-import { MIGRATIONS } from './schema';
-import { campaignWorkJobs, runJobSums } from './run-job-sums';
-import type { RunJobSums, RunJobSumsQuery, RunSumsReader, RunWorkJob } from '../jobs/run-sums';
+import { MIGRATIONS, RUN_ROW_COLUMNS } from './schema';
+import { campaignWorkJobs, runJobSums, RUNS_EXPIRING } from './run-job-sums';
+import { batchRowCounts } from './batch-row-counts';
+import type { BatchRowsQuery, RunJobSums, RunJobSumsQuery, RunSumsReader, RunWorkJob } from '../jobs/run-sums';
 import type { LedgerStorage } from '../jobs/ledger';
 import { jobColumns, PUT_JOB, SqliteLedgerStorage } from './sqlite-ledger';
 
@@ -68,6 +69,16 @@ export class SqlJobQueries implements JobQueries {
 
   campaignWork(campaignId: string): RunWorkJob[] {
     return campaignWorkJobs(this.db, campaignId);
+  }
+
+  runsExpiring(purposeType: string, from: number, to: number): string[] {
+    const found = this.db.prepare(RUNS_EXPIRING).raw().all(from, to, purposeType) as [string][];
+    return found.map(([id]) => id);
+  }
+
+  // A reader beside a folder an older studio last opened has no columns to count the rows by.
+  batchRows(query: BatchRowsQuery): Record<string, number> | null {
+    return userVersion(this.db) < RUN_ROW_COLUMNS ? null : batchRowCounts(this.db, query);
   }
 
   page(query: JobPageQuery, known: KnownCopies = {}): JobPage {
@@ -249,6 +260,15 @@ export class SnapshotJobQueries implements JobQueries {
     return this.current().campaignWork(campaignId);
   }
 
+  runsExpiring(purposeType: string, from: number, to: number): string[] {
+    return this.current().runsExpiring(purposeType, from, to);
+  }
+
+  // The snapshot holds the jobs alone, not the batches' rows.
+  batchRows(): null {
+    return null;
+  }
+
   private current(): SqlJobQueries {
     if (this.snapshot) return this.snapshot.queries;
     const db = new Database(':memory:');
@@ -283,6 +303,8 @@ export function ledgerQueries(
     idPage: (selection, after, limit, known) => current().idPage(selection, after, limit, known),
     runSums: (query) => current().runSums(query),
     campaignWork: (campaignId) => current().campaignWork(campaignId),
+    batchRows: (query) => current().batchRows(query),
+    runsExpiring: (purposeType, from, to) => current().runsExpiring(purposeType, from, to),
     invalidate: () => snapshot.invalidate(),
   };
 }

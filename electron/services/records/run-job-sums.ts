@@ -28,6 +28,10 @@ export const FIGURES = `SELECT
     total(CASE WHEN created_at > ?3 THEN ${FIGURE} END) AS later
   FROM jobs WHERE run_id = ?1 AND purpose_type = ?2 AND created_at >= ?4 AND cost_state <> 'refused'`;
 
+/** Read from the expiry index: only the jobs whose results expire in the window are looked at. */
+export const RUNS_EXPIRING = `SELECT DISTINCT run_id FROM jobs INDEXED BY jobs_by_expiry
+  WHERE expires_at > ? AND expires_at <= ? AND purpose_type = ? AND run_id IS NOT NULL`;
+
 const round = (credits: number) => Math.round(credits * 100) / 100;
 
 /** The run's figures in four short statements over its jobs' index entries. */

@@ -208,9 +208,28 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX jobs_run_steps ON jobs
      (run_id, purpose_type, purpose_row, purpose_step, purpose_take, polls, phase, cost_state, cost_credits,
       created_at, finished_at) WHERE run_id IS NOT NULL;`,
+  // 11: a run's rows counted by state in SQL (records/sqlite-runs.ts COUNT_STATES), for the lists of
+  // campaigns and batches and a start's choice of the runs to go on with: they read every row's JSON of
+  // every run to count them (100,000 rows read and parsed to show one line). The state gets a plain
+  // column, not an index on json_extract(record, '$.state'): SQLite never reads an expression from an
+  // index alone, and the counts must come from the index (as the jobs' columns of step 2 do). The take
+  // goes beside it, so a batch's rows meet their take's jobs from the index too (records/batch-row-counts.ts).
+  // Every write fills both from the very JSON it writes (PUT_RUN_ROW), so they cannot disagree whoever
+  // writes; here they are filled once from the rows kept (a torn row's JSON left null, never a failed step).
+  `ALTER TABLE run_rows ADD COLUMN state TEXT;
+   ALTER TABLE run_rows ADD COLUMN take INTEGER;
+   UPDATE run_rows SET state = json_extract(record, '$.state'), take = json_extract(record, '$.take')
+     WHERE json_valid(record);
+   CREATE INDEX run_rows_states ON run_rows (kind, run_id, state, take, row);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * The version from which run_rows keeps each row's state and take in columns (step 11). A command that
+ * only reads, beside a folder an older studio last opened, finds them missing and reads the rows whole.
+ */
+export const RUN_ROW_COLUMNS = 11;
 
 /**
  * The jobs table's indexes as the last step leaves them (a test checks them against the database). The

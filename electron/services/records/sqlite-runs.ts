@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type Database from 'libsql';
 import type { Logger } from '../host/types';
-import type { RunStore, RunStores, StoredRun } from '../rows/engine/run-store';
-import type { RecordsDatabase, Sqlite } from './database';
+import { summarise, type RunStore, type RunStores, type RunSummary, type StoredRun } from '../rows/engine/run-store';
+import { userVersion, type RecordsDatabase, type Sqlite } from './database';
+import { RUN_ROW_COLUMNS } from './schema';
 import { oldRunFile, oldRunIds, readOldRun } from './old-runs';
 import { TurnCommits } from './turn-commits';
 
@@ -10,9 +11,15 @@ import { TurnCommits } from './turn-commits';
 const SAFE_ID = /^[\w-]{1,200}$/;
 
 export const PUT_RUN = 'INSERT OR REPLACE INTO runs (kind, id, created_at, run) VALUES (?, ?, ?, ?)';
-/** A row written again in place (an upsert, where a replace would delete and insert it). */
-export const PUT_RUN_ROW = `INSERT INTO run_rows (kind, run_id, row, position, record) VALUES (?, ?, ?, ?, ?)
-  ON CONFLICT (kind, run_id, row) DO UPDATE SET position = excluded.position, record = excluded.record`;
+/**
+ * A row written again in place (an upsert, where a replace would delete and insert it). Its state and
+ * take columns are read from the JSON written here, by SQLite, so every writer (this store, the first
+ * start's import) keeps them alike without saying them twice.
+ */
+export const PUT_RUN_ROW = `INSERT INTO run_rows (kind, run_id, row, position, record, state, take)
+  VALUES (?1, ?2, ?3, ?4, ?5, json_extract(?5, '$.state'), json_extract(?5, '$.take'))
+  ON CONFLICT (kind, run_id, row) DO UPDATE
+  SET position = excluded.position, record = excluded.record, state = excluded.state, take = excluded.take`;
 export const HAS_RUN = 'SELECT 1 FROM runs WHERE kind = ? AND id = ?';
 const DROP_RUN = 'DELETE FROM runs WHERE kind = ? AND id = ?';
 const DROP_ROWS = 'DELETE FROM run_rows WHERE kind = ? AND run_id = ?';
@@ -20,6 +27,14 @@ const DROP_ROW = 'DELETE FROM run_rows WHERE kind = ? AND run_id = ? AND row = ?
 const GET_RUN = 'SELECT run FROM runs WHERE kind = ? AND id = ?';
 const GET_ROWS = 'SELECT row, position, record FROM run_rows WHERE kind = ? AND run_id = ? ORDER BY position, row';
 const LIST = 'SELECT id FROM runs WHERE kind = ? ORDER BY created_at DESC';
+const LIST_OWN = 'SELECT id, run FROM runs WHERE kind = ? ORDER BY created_at DESC';
+/**
+ * Every run's rows of a kind counted by state, from run_rows_states alone (schema step 11). Named: the
+ * key's index (kind, run_id, row) groups by run as well, and SQLite without statistics may take it and
+ * read each row's record for its state.
+ */
+export const COUNT_STATES = `SELECT run_id, state, count(*) FROM run_rows INDEXED BY run_rows_states
+  WHERE kind = ? GROUP BY run_id, state`;
 
 type AnyRun = StoredRun<{ row: number }>;
 type Statements = Record<'putRun' | 'putRow' | 'dropRun' | 'dropRows' | 'dropRow', Database.Statement<unknown[]>>;
@@ -95,6 +110,7 @@ export class SqliteRuns implements RunStores {
     return {
       get: async (id) => this.get(kind, id, parse, noun),
       list: async () => this.list(kind, parse, noun),
+      summaries: async () => this.summaries(kind, parse, noun),
       putRun: (run) =>
         this.change(kind, run.id, noun, true, (c) => {
           // The run as it is now holds every row changed before it this turn.
@@ -159,6 +175,56 @@ export class SqliteRuns implements RunStores {
       }
     }
     return old.length > 0 ? found.sort((a, b) => b.createdAt - a.createdAt) : found;
+  }
+
+  /**
+   * The kind's runs without their rows, newest first, each with its rows counted by the database. A run
+   * its kind cannot read is logged and left out, as in the list; one kept as files by an earlier version
+   * and not taken in yet is read whole (a reader beside an owner that has not imported it).
+   */
+  private summaries<Run extends AnyRun>(
+    kind: string,
+    parse: (raw: unknown, where: string) => Run,
+    noun: string,
+  ): RunSummary<Run>[] {
+    const found: RunSummary<Run>[] = [];
+    const skip = (error: unknown) =>
+      this.log?.warn(`${noun} record skipped`, { reason: (error as Error).message.slice(0, 300) });
+    const inTable = new Set<string>();
+    // A reader beside a folder an older studio last opened: its rows have no state column yet.
+    if (this.database && userVersion(this.database.db) < RUN_ROW_COLUMNS)
+      return this.list(kind, parse, noun).map((run) => summarise(run));
+    if (this.database) {
+      const { db, path } = this.database;
+      const counts = new Map<string, Record<string, number>>();
+      const totals = new Map<string, number>();
+      for (const [id, state, n] of db.prepare(COUNT_STATES).raw().all(kind) as [string, string | null, number][]) {
+        if (state !== null) counts.set(id, { ...counts.get(id), [state]: n });
+        totals.set(id, (totals.get(id) ?? 0) + n);
+      }
+      for (const [id, text] of db.prepare(LIST_OWN).raw().all(kind) as [string, string][]) {
+        inTable.add(id);
+        try {
+          const { rows: _rows, ...run } = parse(
+            { ...(JSON.parse(text) as object), rows: [] },
+            `${path} (${kind} "${id}")`,
+          );
+          found.push({ run, counts: counts.get(id) ?? {}, total: totals.get(id) ?? 0 });
+        } catch (error) {
+          skip(error);
+        }
+      }
+    }
+    const old = this.oldRunsIn ? oldRunIds(this.oldRunsIn, kind).filter((id) => !inTable.has(id)) : [];
+    for (const id of old) {
+      try {
+        const run = this.oldRun(kind, id, parse, noun);
+        if (run) found.push(summarise(run));
+      } catch (error) {
+        skip(error);
+      }
+    }
+    return old.length > 0 ? found.sort((a, b) => b.run.createdAt - a.run.createdAt) : found;
   }
 
   /** A reader's run kept as files by an earlier version, not yet taken in by the folder's owner. */

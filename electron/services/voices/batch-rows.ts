@@ -1,14 +1,21 @@
 import { retriedWithTheFailed } from '../../common/campaign/row-review';
-import type { BatchRow, BatchRowEdit, BatchView } from '../../common/bridge/batches';
+import {
+  summariseBatch,
+  type BatchRow,
+  type BatchRowEdit,
+  type BatchSummary,
+  type BatchView,
+} from '../../common/bridge/batches';
 import type { JobSubmission, JobView } from '../../common/bridge/jobs';
 import type { ResultCopies } from '../downloads/result-copies';
 import type { Logger } from '../host/types';
 import type { RowEngine } from '../rows/engine/row-engine';
 import type { RowBase, RowKind, RowStepContext, RowStepPrice } from '../rows/engine/row-kind';
-import type { RunStores } from '../rows/engine/run-store';
+import type { RunStores, RunSummary } from '../rows/engine/run-store';
+import type { RunSumsReader } from '../jobs/run-sums';
 import { rowEdited, rowsRemoved, type RowCheck } from './batch-edits';
 import { batchRuns, settledRows, type BatchRecord, type BatchRowRecord } from './batch-record';
-import { batchEndedSummary, batchView, expiringSoon, revisionOf, rowJobs } from './batch-view';
+import { batchEndedSummary, batchSummaryOf, batchView, DAY, expiringSoon, revisionOf, rowJobs } from './batch-view';
 import { rowLabel } from '../../common/text/row-label';
 
 export interface BatchRowsDeps {
@@ -16,6 +23,8 @@ export interface BatchRowsDeps {
   rows: RowEngine;
   /** The folder's runs (its records database), where batches are kept with their rows. */
   runs: RunStores;
+  /** The ledger's sums, where lists count a batch's rows and the expiry warning finds its batches (absent: read whole). */
+  queries?: RunSumsReader;
   /** The job engine's changes: a batch's rows follow their jobs' phases on the page. */
   subscribe(listener: (job: JobView) => void): () => void;
   log?: Logger;
@@ -25,6 +34,23 @@ export interface BatchRowsDeps {
 }
 
 const KIND = 'batch';
+
+/** What a batch's own fields tell the count of its rows' states. */
+const batchRowsQuery = (run: Omit<BatchRecord, 'rows'>) => ({
+  batchId: run.id,
+  invalid: run.invalid,
+  queued: Boolean(run.queue),
+  cancelled: run.state === 'cancelled',
+});
+
+/** Its jobs' sums, with the window of its balance readings (as batchView's balance note reads them). */
+const batchSumsQuery = ({ id, balance }: Omit<BatchRecord, 'rows'>) => ({
+  runId: id,
+  purposeType: 'batch-row',
+  ...(balance
+    ? { balance: { since: balance.startedAt, until: balance.endedAt === null ? balance.latestAt : null } }
+    : {}),
+});
 
 /** One row's voiceover, marked as its own take so the reactor brings its end back and the ledger says which take it is. */
 function speech(batchId: string, row: BatchRowRecord): JobSubmission {
@@ -228,7 +254,12 @@ export class BatchRows {
    */
   async warnExpiring(copies: Pick<ResultCopies, 'checked'>, now = Date.now()): Promise<string[]> {
     const named: string[] = [];
-    for (const record of await this.list()) {
+    // Only the batches with a result expiring in the day are read (every batch, with no ledger to ask).
+    const expiring = this.deps.queries && new Set(this.deps.queries.runsExpiring('batch-row', now, now + DAY));
+    for (const { run, held } of await this.deps.rows.summaries(KIND)) {
+      if (!held && expiring && !expiring.has(run.id)) continue;
+      const record = (held ?? (await this.get(run.id))) as BatchRecord | null;
+      if (!record) continue;
       const soon = expiringSoon(this.view(record), now).filter(
         (row) => !this.warned.has(`${record.id}:${row.row}:${row.jobId}`),
       );
@@ -266,6 +297,25 @@ export class BatchRows {
 
   list(): Promise<BatchRecord[]> {
     return this.deps.rows.list(KIND) as Promise<BatchRecord[]>;
+  }
+
+  /**
+   * Every batch as lists show it, newest first. One the engine holds is summed from it as it is now;
+   * the others' rows are counted and their jobs summed where they are kept, none read, unless the
+   * ledger is not kept with them or not given (then the batch is read whole) or it keeps rows to make again
+   * from an older studio (their takes are worked out as it is read).
+   */
+  async summaries(): Promise<BatchSummary[]> {
+    const { queries } = this.deps;
+    const all = (await this.deps.rows.summaries(KIND)) as RunSummary<BatchRecord>[];
+    const found: BatchSummary[] = [];
+    for (const { run, total, held } of all) {
+      const counts = held || run.retry.length > 0 ? null : (queries?.batchRows(batchRowsQuery(run)) ?? null);
+      const whole = counts ? null : (held ?? (await this.get(run.id)));
+      if (whole) found.push(summariseBatch(this.view(whole)));
+      else if (counts && queries) found.push(batchSummaryOf(run, counts, total, queries.runSums(batchSumsQuery(run))));
+    }
+    return found;
   }
 
   resumeAll(): Promise<void> {

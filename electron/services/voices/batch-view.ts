@@ -7,8 +7,10 @@ import {
   type BatchRow,
   type BatchRowState,
   type BatchRowView,
+  type BatchSummary,
   type BatchView,
 } from '../../common/bridge/batches';
+import type { RunJobSums } from '../jobs/run-sums';
 import type { JobView } from '../../common/bridge/jobs';
 import { describeRunBalance, readingCut, runFigures } from '../../common/jobs/run-balance';
 import { runAtService } from '../../common/jobs/run-at-service';
@@ -102,6 +104,37 @@ export function batchView(record: BatchRecord, jobs: readonly JobView[]): BatchV
   };
 }
 
+/**
+ * A batch as lists show it from its own fields, its rows counted by state where they are kept and its
+ * jobs summed there (the same figures batchView reads off the rows and jobs held whole).
+ */
+export function batchSummaryOf(
+  record: Omit<BatchRecord, 'rows'>,
+  counts: Record<string, number>,
+  total: number,
+  sums: Pick<RunJobSums, 'atService' | 'figures'>,
+): BatchSummary {
+  let done = 0;
+  for (const [state, rows] of Object.entries(counts))
+    if (BATCH_ROW_STATES_ENDED.has(state as BatchRowState)) done += rows;
+  return {
+    id: record.id,
+    label: record.label,
+    createdAt: record.createdAt,
+    state: record.state,
+    concurrency: record.concurrency,
+    template: record.template,
+    counts,
+    done,
+    balanceNote: record.balance && sums.figures ? describeRunBalance(record.balance, sums.figures) : null,
+    atService: sums.atService,
+    pause: record.pause ?? null,
+    maxCredits: record.maxCredits ?? null,
+    queue: record.queue ?? null,
+    total,
+  };
+}
+
 /** The batch's fall in balance beside the sum of its jobs' figures, since its first reading. */
 function balanceNote(record: BatchRecord, jobs: readonly JobView[]): string | null {
   if (!record.balance) return null;
@@ -151,7 +184,7 @@ export function batchEndedSummary(view: BatchView): { title: string; body: strin
   };
 }
 
-const DAY = 24 * 3_600_000;
+export const DAY = 24 * 3_600_000;
 
 /** Done rows whose results expire within 24 hours (the expiry warning asks the record of copies which are saved). */
 export function expiringSoon(view: BatchView, now: number): BatchRowView[] {

@@ -1,4 +1,4 @@
-import { BatchInput, summariseBatch, type batchesCalls, type CheckedBatchInput } from '../../common/bridge/batches';
+import { BatchInput, type batchesCalls, type CheckedBatchInput } from '../../common/bridge/batches';
 import { checkTemplate } from '../../common/file-names';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
@@ -128,7 +128,11 @@ export function createBatchesDomain(
         void batches.run(id);
         return view(id);
       },
-      'batches.list': async () => (await batches.list()).map((record) => summariseBatch(batches.view(record))),
+      'batches.list': async () => {
+        // Counted in the ledger: the engine's writes so far go in first.
+        await jobs.flush();
+        return batches.summaries();
+      },
       'batches.get': view,
       'batches.pause': async (id) => batches.pause(id),
       'batches.queueStatus': async (id) => {

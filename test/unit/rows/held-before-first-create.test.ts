@@ -35,6 +35,7 @@ function heldStarts() {
       return {
         get: (id) => store.get(id),
         list: () => store.list(),
+        summaries: () => store.summaries(),
         putRun: (run) => store.putRun(run),
         remove: (id) => store.remove(id),
         flush: () => store.flush(),

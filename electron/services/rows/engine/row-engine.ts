@@ -101,6 +101,7 @@ export class RowEngine {
   readonly get = (kind: string, id: string): Promise<AnyRun | null> => this.memory.get(kind, id);
   readonly require = (kind: string, id: string): Promise<AnyRun> => this.memory.require(kind, id);
   readonly list = (kind: string): Promise<AnyRun[]> => this.memory.list(kind);
+  readonly summaries = (kind: string) => this.memory.summaries(kind);
 
   /** Changes a run's own fields (rows included) and writes the whole run. */
   async update(kind: string, id: string, change: (run: AnyRun) => AnyRun): Promise<AnyRun> {
@@ -109,9 +110,9 @@ export class RowEngine {
     return this.memory.require(kind, id);
   }
 
-  /** Goes on with every run of the kind that was running when the host stopped. */
+  /** Goes on with every run of the kind that was running when the host stopped; only those are opened. */
   async resumeAll(kind: string): Promise<void> {
-    for (const run of await this.list(kind)) if (run.state === 'running') void this.run(kind, run.id);
+    for (const { run } of await this.summaries(kind)) if (run.state === 'running') void this.run(kind, run.id);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { RowBase, RowKind, RunBase } from './row-kind';
+import { summarise, type RunSummary } from './run-store';
 
 type AnyRun = RunBase<RowBase>;
 type AnyKind = RowKind<RowBase, AnyRun>;
@@ -27,6 +28,20 @@ export class RunMemory {
       .filter(([key]) => key.startsWith(`${kind}/`))
       .map(([, run]) => run)
       .sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  /**
+   * Every run of the kind without its rows, newest first: those held here as they are now (changes not
+   * yet committed included), the others as the store counts them. No run is read into memory for it.
+   */
+  async summaries(kind: string): Promise<RunSummary<AnyRun>[]> {
+    const stored = await this.kindOf(kind).runs.summaries();
+    const held = [...this.runs].filter(([key]) => key.startsWith(`${kind}/`)).map(([, run]) => run);
+    const ids = new Set(held.map((run) => run.id));
+    return [
+      ...held.map((run) => ({ ...summarise(run), held: run })),
+      ...stored.filter(({ run }) => !ids.has(run.id)),
+    ].sort((a, b) => b.run.createdAt - a.run.createdAt);
   }
 
   async get(kind: string, id: string): Promise<AnyRun | null> {

@@ -5,6 +5,27 @@ export interface StoredRun<Row extends { row: number }> {
   rows: Row[];
 }
 
+/** A run's own fields without its rows, and its rows counted by state: what a list of runs shows of it. */
+export interface RunSummary<Run extends StoredRun<{ row: number }>> {
+  run: Omit<Run, 'rows'>;
+  /** How many of its rows are in each state. */
+  counts: Record<string, number>;
+  /** How many rows it has. */
+  total: number;
+  /** The run with its rows, when the engine holds it already (as it is now, changes not yet written). */
+  held?: Run;
+}
+
+/** The summary of a run held whole (one in memory, or kept as files by an earlier version). */
+export function summarise<Run extends StoredRun<{ row: number }>>(whole: Run): RunSummary<Run> {
+  const { rows, ...run } = whole;
+  const counts: Record<string, number> = {};
+  // As the database counts them: a row without a state is in the total only.
+  for (const { state } of rows as { state?: unknown }[])
+    if (typeof state === 'string') counts[state] = (counts[state] ?? 0) + 1;
+  return { run, counts, total: rows.length };
+}
+
 /**
  * One kind's runs as the folder keeps them (records/sqlite-runs.ts: a table of runs and one of their
  * rows in the folder's database). A row's change writes that row alone, so a run of 10,000 rows costs
@@ -15,6 +36,11 @@ export interface RunStore<Row extends { row: number }, Run extends StoredRun<Row
   get(id: string): Promise<Run | null>;
   /** Every run that can be read, newest first; one that cannot is left as it is, logged and skipped. */
   list(): Promise<Run[]>;
+  /**
+   * Every run that can be read, newest first, without its rows: the database counts them by state, so a
+   * list of runs of 100,000 rows each reads none of them.
+   */
+  summaries(): Promise<RunSummary<Run>[]>;
   /** The whole run written (made, replaced, or its own fields changed: state, balance). */
   putRun(run: Run): Promise<void>;
   /** One row changed (`run` is the run as it is now, the row in it): only that row is written. */
