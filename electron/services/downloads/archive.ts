@@ -125,7 +125,7 @@ export class Archive {
    */
   private rowsAtRisk(now: number): JobRecord[] {
     const alive = { phases: ['completed' as const], expiresAfter: now };
-    const lost = [...new Set(this.deps.downloads.manager.list((d) => !KEPT.has(d.state)).map((d) => d.jobId))];
+    const lost = this.deps.downloads.manager.lookup.lostJobs();
     const found = new Map<string, JobRecord>();
     for (const job of this.deps.jobs({ ...alive, purposeTypes: RUN_ROWS, expiresBefore: now + DAY }))
       found.set(job.id, job);

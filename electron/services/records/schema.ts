@@ -208,6 +208,15 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX jobs_run_steps ON jobs
      (run_id, purpose_type, purpose_row, purpose_step, purpose_take, polls, phase, cost_state, cost_credits,
       created_at, finished_at) WHERE run_id IS NOT NULL;`,
+  // 11: the download manager holds only the downloads under way (the open ones, found at its start by
+  // downloads_open) and asks the table for every other entry when it needs one: the copies at a path
+  // (a file the studio may have saved), a run's entries by its batch id (is the run over, how did it
+  // end), and the copies a page at a time for the copy check (downloads_copies, walked by rowid). Partial
+  // where a question names the states, so a million cancelled or failed entries never enter them.
+  `CREATE INDEX downloads_open ON downloads (queue, state) WHERE state IN ('queued', 'downloading', 'paused');
+   CREATE INDEX downloads_copies ON downloads (queue) WHERE state IN ('saved', 'missing', 'changed');
+   CREATE INDEX downloads_by_path ON downloads (json_extract(entry, '$.savedPath'));
+   CREATE INDEX downloads_by_batch ON downloads (json_extract(entry, '$.batchId'));`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
