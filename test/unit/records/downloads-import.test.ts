@@ -29,7 +29,7 @@ describe('taking the old download queues in', () => {
     writeOldQueue(cliQueueFile(dir), [download(9, { origin: 'cli' })]);
     const log = new MemoryLogger();
     const { downloads } = openRecords(dir, { log });
-    expect(downloads.store.load().map((e) => [e.id, e.state])).toEqual([
+    expect((await downloads.reader.entries('studio')).map((e) => [e.id, e.state])).toEqual([
       ['d-1', 'saved'],
       ['d-2', 'changed'],
       ['d-3', 'saved'],
