@@ -123,7 +123,7 @@ const CHECKED_A_STEP = 500;
 export async function checkInSteps(
   among: Iterable<DownloadEntry>,
   deep: boolean,
-  host: SavedCopiesHost & { learnt(pool: readonly DownloadEntry[]): void },
+  host: Pick<CopyChecksHost, keyof SavedCopiesHost | 'learnt'>,
 ): Promise<{ moved: DownloadEntry[]; checked: number }> {
   const moved: DownloadEntry[] = [];
   let checked = 0;
@@ -142,4 +142,39 @@ export async function checkInSteps(
   }
   await step();
   return { moved, checked };
+}
+
+/** What a check of the queue's copies needs beside SavedCopiesHost: the copies, and where learnt facts go. */
+export interface CopyChecksHost extends SavedCopiesHost {
+  /** The copies of these ids (held or recorded), or every copy of the record, read as they come. */
+  among(ids?: readonly string[]): Iterable<DownloadEntry>;
+  /** Writes what a step learnt (a hash, a time), unflushed: worth keeping, not worth an fsync. */
+  learnt(pool: readonly DownloadEntry[]): void;
+}
+
+/**
+ * The checks of a queue's copies (checkInSteps), one at a time: a second call waits for the first and
+ * checks again. Answers the copies whose state changed; `tally` counts those looked at.
+ */
+export class CopyChecks {
+  private last: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly host: CopyChecksHost) {}
+
+  run({ deep, ids, tally }: CheckRequest): Promise<DownloadEntry[]> {
+    const run = this.last.then(async () => {
+      const { moved, checked } = await checkInSteps(this.host.among(ids), deep, this.host);
+      if (tally) tally.checked += checked;
+      return moved;
+    });
+    this.last = run.catch(() => []);
+    return run;
+  }
+}
+
+/** Which copies a check looks at (every one without ids), how closely, and where it counts them. */
+export interface CheckRequest {
+  deep: boolean;
+  ids?: readonly string[];
+  tally?: { checked: number };
 }

@@ -3,9 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { MAX_LISTED_DOWNLOADS } from '../../common/bridge/downloads';
 import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
 import { describeFailure, partPath } from './fetch-to-file';
-import { savedChange, transferOnce } from './transfer-once';
-import { checkInSteps } from './copy-check';
-import { FullDisks, keptBytes } from './full-disks';
+import { CopyChecks, type CheckRequest } from './copy-check';
+import { FullDisks } from './full-disks';
 import { QueueRun, queueTotals } from './queue-totals';
 import { FINISHED, freeName, heldNames, nameFor, newEntry, REFETCH_RESET, targetOf } from './queue-names';
 import type { EnqueueRequest } from './queue-names';
@@ -14,7 +13,7 @@ import { SpeedLimit } from './speed-limit';
 import { DownloadProgress } from './download-progress';
 import { DownloadSlots } from './download-slots';
 import { RunningTransfers } from './running-transfers';
-import { transferWithRetries } from './transfer-retries';
+import { runDownload, type RunHost } from './download-run';
 import type { DownloadManagerOptions } from './download-manager-options';
 import { QueueWindow } from './queue-window';
 import { HeldCopies } from './held-copies';
@@ -51,7 +50,7 @@ export class DownloadManager {
   readonly drives: MissingDrives;
   private readonly store: DownloadManagerOptions['store'];
   private disposed = false;
-  private verifying: Promise<unknown> = Promise.resolve();
+  private readonly checks: CopyChecks;
   private readonly limit: SpeedLimit;
   /** The downloads waiting in the record beyond those held (a selection of any size): see QueueWindow. */
   readonly window: QueueWindow;
@@ -71,6 +70,15 @@ export class DownloadManager {
     const { lookups } = options.store;
     const copiesIn = (folder: string) => this.lookup.copiesIn([folder]);
     this.drives = new MissingDrives(() => lookups.drives(), told, options.statDevice, copiesIn);
+    this.checks = new CopyChecks({
+      now,
+      stopped: () => this.disposed,
+      update: (entry, change) => this.update(entry, change, true),
+      driveMissing: (folder) => this.drives.check(folder),
+      deviceOf: (folder) => this.drives.deviceOf(folder),
+      learnt: (pool) => void this.store.save(pool, { durable: false }),
+      among: (ids) => (ids ? ids.flatMap((id) => this.lookup.entry(id) ?? []) : this.lookup.copies()),
+    });
     for (const entry of this.store.load()) {
       // A download that was running when the studio stopped resumes from its `.part`.
       this.entries.set(entry.id, entry.state === 'downloading' ? { ...entry, state: 'queued' } : entry);
@@ -104,13 +112,6 @@ export class DownloadManager {
 
   /** Every entry for a job, newest first. */
   forJob = (jobId: string): DownloadView[] => this.lookup.forJob(jobId);
-
-  /** The download that keeps this job's copy under this name in this folder (the name asked for). */
-  copyAt = (jobId: string, folder: string, name: string): DownloadView | undefined =>
-    this.lookup.copyAt(jobId, folder, name);
-
-  /** This link's newest saved copy still on disk at its size, or null: the media cache reads it after expiry. */
-  savedCopyOf = (url: string): Promise<string | null> => this.lookup.savedCopyOf(url);
 
   totals(): DownloadTotals {
     const reasons = [this.fullDisks.reason(), this.drives.reason()];
@@ -193,35 +194,10 @@ export class DownloadManager {
   /**
    * Looks at every saved copy (and every one found missing or changed before, which may be back: a disk
    * mounted again), or those of `ids`: still the bytes that were written? Every copy is read from the
-   * record a page at a time, each change written and shown as it is found. Answers the copies whose state
-   * changed; `tally` counts those looked at. One check runs at a time; a second call waits for it.
+   * record a page at a time, each change written and shown as it is found (CopyChecks).
    */
-  verifySaved({
-    deep,
-    ids,
-    tally,
-  }: {
-    deep: boolean;
-    ids?: readonly string[];
-    tally?: { checked: number };
-  }): Promise<DownloadView[]> {
-    const run = this.verifying.then(async () => {
-      const among = ids ? ids.flatMap((id) => this.lookup.entry(id) ?? []) : this.lookup.copies();
-      const host = {
-        now: () => this.now(),
-        stopped: () => this.disposed,
-        update: (entry: DownloadEntry, change: Partial<DownloadEntry>) => this.update(entry, change, true),
-        driveMissing: (folder: string) => this.drives.check(folder),
-        deviceOf: (folder: string) => this.drives.deviceOf(folder),
-        learnt: (pool: readonly DownloadEntry[]) => void this.store.save(pool, { durable: false }),
-      };
-      const { moved, checked } = await checkInSteps(among, deep, host);
-      if (tally) tally.checked += checked;
-      return moved.map((entry) => this.progress.view(entry));
-    });
-    this.verifying = run.catch(() => []);
-    return run;
-  }
+  verifySaved = async (request: CheckRequest): Promise<DownloadView[]> =>
+    (await this.checks.run(request)).map((entry) => this.progress.view(entry));
 
   /**
    * A saved copy that went missing (or changed, when its owner asks for it back in place) is fetched
@@ -332,74 +308,17 @@ export class DownloadManager {
     this.slots.add((release) => this.run(id, release));
   }
 
-  private async run(id: string, received: () => void): Promise<void> {
-    const entry = this.entries.get(id);
-    if (!entry || entry.state !== 'queued' || this.running.has(id) || this.disposed) return;
-    const { signal, end } = this.running.start(id);
-    const waiting = (await this.fullDisks.waitFor(entry.folder)) ?? (await this.drives.check(entry.folder));
-    if (waiting) {
-      // Waits for resumeAll() (a full disk) or checkDrives() (a drive back); not scheduled until then.
-      end();
-      if (entry.reason !== waiting) this.update(entry, { reason: waiting }, true);
-      return;
-    }
-    // Shown, not written: a download found "downloading" on disk comes back queued anyway.
-    Object.assign(entry, { state: 'downloading', reason: null, updatedAt: this.now() });
-    this.progress.changed(entry, true);
-    const meter = this.progress.measure(id);
-    try {
-      if (entry.unnamed) {
-        // Taken in by its id from the backlog (a row the page showed) and resumed: named before a byte.
-        await this.window.name([entry], () => this.entries.values());
-        await this.store.save([entry]);
-      }
-      const target = targetOf(entry.folder, entry.relativeName);
-      await this.options.prepare?.(entry);
-      const attempt = () =>
-        transferOnce(
-          { entry, target, signal, meter, received },
-          { ...this.options, limit: this.limit, progress: this.progress },
-          (change) => this.update(entry, change, false),
-        );
-      const outcome = await transferWithRetries(attempt, {
-        signal,
-        attemptsSoFar: entry.attempts,
-        policy: this.options,
-        onRetry: (attempts, reason) => this.update(entry, { attempts, reason }, true),
-      });
-      if (outcome.kind === 'done') {
-        const identity = await this.drives.identityOf(entry.folder);
-        this.update(entry, await savedChange(target, outcome.value.sha256, this.now(), identity), true);
-        this.drives.saw(entry);
-      } else if (outcome.kind === 'disk-full') {
-        await this.pauseForFullDisk(entry);
-      } else if (outcome.kind === 'failed') {
-        this.update(entry, { state: 'failed', attempts: outcome.attempts, reason: outcome.reason }, true);
-      }
-    } catch (error) {
-      this.update(entry, { state: 'failed', reason: describeFailure(error) }, true);
-    } finally {
-      end();
-      this.progress.stopMeasuring(id);
-      // Read afresh: pause, cancel and dispose change it while the download runs.
-      const state = (): DownloadEntry['state'] => entry.state;
-      if (this.disposed && state() === 'downloading') entry.state = 'queued';
-      await this.store.save([entry]);
-      this.release(entry);
-      if (FINISHED.has(state()) && state() !== 'cancelled') this.options.onEnd?.(this.progress.view(entry));
-      // Back in line (a full disk, or resumed while this run was winding down): it runs again when
-      // the queue does; run() ignores duplicates.
-      if (state() === 'queued' && !this.disposed) this.schedule(id);
-      this.window.refill();
-    }
-  }
-
-  /** Only the downloads writing to that disk wait; the others (the archive on another disk) go on. */
-  private async pauseForFullDisk(entry: DownloadEntry): Promise<void> {
-    const reason = await this.fullDisks.markFull(entry.folder);
-    this.options.log?.warn('downloads paused: disk full', { folder: entry.folder });
-    // Back in line with what its `.part` kept (more came than the disk took); it resumes from there.
-    this.update(entry, { state: 'queued', reason, bytes: await keptBytes(entry) }, true);
+  private run(id: string, received: () => void): Promise<void> {
+    const { entries, running, fullDisks, drives, progress, window, limit, options } = this;
+    const host: RunHost = {
+      ...{ entries, running, fullDisks, drives, progress, window, limit, options },
+      now: this.now,
+      disposed: () => this.disposed,
+      update: (entry, change, emit) => this.update(entry, change, emit),
+      release: (entry) => this.release(entry),
+      schedule: (next) => this.schedule(next),
+    };
+    return runDownload(host, id, received);
   }
 
   /**

@@ -121,7 +121,7 @@ export class DownloadsService {
    * reads what `studio download` saved, and the other way round); null when there is none.
    */
   async savedCopyOf(url: string): Promise<string | null> {
-    const own = await this.manager.savedCopyOf(url);
+    const own = await this.manager.lookup.savedCopyOf(url);
     // The command line's old queue: an indexed lookup of this link, not a read of the queue.
     return own ?? savedCopyAmong(await this.deps.records.reader.savedFrom(url, 'cli'), url);
   }
@@ -294,7 +294,7 @@ export class DownloadsService {
       if (copy.downloadId) await this.manager.verifySaved({ deep: false, ids: [copy.downloadId] });
       const lost = copy.downloadId
         ? this.manager.lookup.find(copy.downloadId)
-        : this.manager.copyAt(copy.jobId, resolve(copy.folder), copy.relativeName);
+        : this.manager.lookup.copyAt(copy.jobId, resolve(copy.folder), copy.relativeName);
       if (lost && (lost.state === 'missing' || (lost.state === 'changed' && NAMED_BY_OWNER.has(lost.origin))))
         inPlace.push(this.manager.refetch(lost.id, `The saved copy was ${lost.state}; fetching it again.`));
       else if (lost && (lost.state === 'paused' || lost.state === 'failed')) inPlace.push(this.manager.resume(lost.id));
@@ -312,7 +312,7 @@ export class DownloadsService {
    * to: fetched again if its file went missing, resumed if it stopped. Null when there is none.
    */
   async takeUpEarlier(jobId: string, folder: string, relativeName: string): Promise<DownloadView | null> {
-    const existing = this.manager.copyAt(jobId, folder, relativeName);
+    const existing = this.manager.lookup.copyAt(jobId, folder, relativeName);
     if (!existing) return null;
     let state = existing.state;
     if (state === 'saved')

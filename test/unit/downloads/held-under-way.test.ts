@@ -46,8 +46,8 @@ describe('a manager once its downloads are saved', () => {
       expect(manager.heldCount).toBe(0);
       const [saved] = manager.forJob('job-3');
       expect(saved).toMatchObject({ state: 'saved', savedPath: join(out, 'r3.mp4') });
-      expect(manager.copyAt('job-3', out, 'r3.mp4')?.id).toBe(saved.id);
-      expect(await manager.savedCopyOf(server.url('/r3.mp4'))).toBe(join(out, 'r3.mp4'));
+      expect(manager.lookup.copyAt('job-3', out, 'r3.mp4')?.id).toBe(saved.id);
+      expect(await manager.lookup.savedCopyOf(server.url('/r3.mp4'))).toBe(join(out, 'r3.mp4'));
       expect(manager.lookup.savedAt(join(out, 'r3.mp4')).map((d) => d.id)).toEqual([saved.id]);
       expect(manager.lookup.ofJobs(['job-1', 'job-2']).map((each) => each.map((d) => d.jobId))).toEqual([
         ['job-1'],
