@@ -95,6 +95,7 @@ export function createDownloadsService(
 function watchCopies(base: DownloadsHost, service: DownloadsService, notifications: () => boolean): CopyWatcher {
   const watcher = new CopyWatcher({
     copies: () => service.manager.lookup.copies(),
+    copiesUnder: (folder) => service.manager.lookup.copiesUnder(folder),
     check: async (ids) => {
       const moved = await service.checkCopies({ deep: false, ids });
       const { restoreLost } = service.preferences.get();
@@ -105,7 +106,7 @@ function watchCopies(base: DownloadsHost, service: DownloadsService, notificatio
   });
   // A copy saved in a folder not watched yet gets its folder watched.
   service.changes.add((view) => {
-    if (view.state === 'saved') watcher.followSoon();
+    if (view.state === 'saved' && view.savedPath !== null) watcher.followSoon(dirname(view.savedPath));
   });
   return watcher;
 }

@@ -51,6 +51,8 @@ export interface QueueLookups {
   drives(): { folder: string; folderDev: number; folderVolume: string | null }[];
   /** The jobs with an entry no longer kept (missing, changed, failed or cancelled). */
   lostJobs(): string[];
+  /** The copies saved in this folder or below it (by the saved path's prefix). */
+  copiesUnder(folder: string): DownloadEntry[];
 }
 
 /** The recorded entries as a reader beside the queue's owner finds them (nothing is written). */

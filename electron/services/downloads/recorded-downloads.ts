@@ -1,3 +1,4 @@
+import { sep } from 'node:path';
 import type { DownloadEntry, DownloadView } from '../../common/bridge/downloads';
 import type { HeldDownloads } from './held-downloads';
 import { savedCopyAmong } from './queue-file';
@@ -116,6 +117,12 @@ export class RecordedDownloads {
       for (const { entry } of page) if (!skip.has(entry.id)) yield this.held.get(entry.id) ?? entry;
     }
     yield* fresh;
+  }
+
+  /** The copies saved in this folder or below it (an indexed question), laid under those held. */
+  copiesUnder(folder: string): DownloadEntry[] {
+    const under = (e: DownloadEntry) => e.savedPath !== null && e.savedPath.startsWith(`${folder}${sep}`);
+    return this.laid(this.record.copiesUnder(folder), [...this.held.values()].filter(under));
   }
 
   /** The recorded copies in these folders (a walk of every copy: asked when a drive went or came back). */

@@ -1,3 +1,4 @@
+import { sep } from 'node:path';
 import type Database from 'libsql';
 import type { DownloadEntry } from '../../common/bridge/downloads';
 import type { QueueLookups } from '../downloads/queue-records';
@@ -25,8 +26,18 @@ export const COPIES = `SELECT rowid, entry FROM downloads INDEXED BY downloads_c
 export const DRIVES = `SELECT DISTINCT json_extract(entry, '$.folder'), json_extract(entry, '$.folderDev'),
   json_extract(entry, '$.folderVolume') FROM downloads INDEXED BY downloads_copies
   WHERE ${Q} AND ${COPY} AND json_extract(entry, '$.folderDev') IS NOT NULL`;
-/** The jobs with an entry no longer kept (archive.ts): the state column alone, no entry parsed. */
-const LOST_JOBS = `SELECT DISTINCT job_id FROM downloads WHERE ${Q} AND state IN ('missing', 'changed', 'failed', 'cancelled')`;
+/**
+ * The jobs with an entry no longer kept (archive.ts), from downloads_lost alone: no entry is read. Named:
+ * left alone SQLite took the key's index and read every row.
+ */
+export const LOST_JOBS = `SELECT DISTINCT job_id FROM downloads INDEXED BY downloads_lost
+  WHERE ${Q} AND state IN ('missing', 'changed', 'failed', 'cancelled')`;
+/**
+ * The copies whose path starts with a folder's (the bounds say so). Named: left alone SQLite walked
+ * downloads_copies, every copy's entry, for a folder's few.
+ */
+export const UNDER = `SELECT entry FROM downloads INDEXED BY downloads_by_path WHERE json_extract(entry, '$.savedPath') > ?
+  AND json_extract(entry, '$.savedPath') < ? AND ${Q} AND ${COPY}`;
 
 export class SqliteDownloadLookups implements QueueLookups {
   private readonly statements = new Map<string, Database.Statement<unknown[]>>();
@@ -73,6 +84,12 @@ export class SqliteDownloadLookups implements QueueLookups {
 
   lostJobs(): string[] {
     return (this.rows(LOST_JOBS) as [string][]).map(([jobId]) => jobId);
+  }
+
+  copiesUnder(folder: string): DownloadEntry[] {
+    // Every path that starts with `folder` and its separator sorts between these two.
+    const after = String.fromCharCode(sep.charCodeAt(0) + 1);
+    return this.entries(UNDER, `${folder}${sep}`, `${folder}${after}`);
   }
 
   private entries(sql: string, ...args: unknown[]): DownloadEntry[] {

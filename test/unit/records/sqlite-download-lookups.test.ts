@@ -4,7 +4,16 @@
 import { describe, expect, it, afterEach } from 'vitest';
 import { openRecords } from '../../../electron/services/records/open-ledger';
 import type { Sqlite } from '../../../electron/services/records/database';
-import { AT_PATH, COPIES, DRIVES, FROM_URL, JOBS, OF_BATCH } from '../../../electron/services/records/download-lookups';
+import {
+  AT_PATH,
+  COPIES,
+  DRIVES,
+  FROM_URL,
+  JOBS,
+  LOST_JOBS,
+  OF_BATCH,
+  UNDER,
+} from '../../../electron/services/records/download-lookups';
 import { HELD, OF_LINKS } from '../../../electron/services/records/sqlite-downloads';
 import { download } from './download-fixtures';
 import { removeTempDirs, tempDir } from './ledger-fixtures';
@@ -45,6 +54,8 @@ describe('the downloads the manager does not hold, asked of the table', () => {
     expect(lookups.copies(first.row, 10).map(({ entry }) => entry.id)).toEqual(['d-4']);
     expect(lookups.drives()).toEqual([{ folder: '/videos', folderDev: 7, folderVolume: '7:1' }]);
     expect(lookups.lostJobs().sort()).toEqual(['job-1', 'job-2', 'job-4']);
+    expect(lookups.copiesUnder('/videos').map((e) => e.id)).toEqual(['d-1', 'd-4']);
+    expect(lookups.copiesUnder('/vid')).toEqual([]);
     expect(await downloads.reader.ofLinks([download(2).url, download(3).url], 'studio')).toHaveLength(2);
 
     const db = (store as unknown as { database: { db: Sqlite } }).database.db;
@@ -56,7 +67,9 @@ describe('the downloads the manager does not hold, asked of the table', () => {
     expect(planOf(db, COPIES, 0, 500)).toMatch(/USING (COVERING )?INDEX downloads_copies/);
     expect(planOf(db, DRIVES)).toMatch(/USING (COVERING )?INDEX downloads_copies/);
     expect(planOf(db, OF_LINKS, '["u"]', 'studio')).toMatch(/USING INDEX downloads_by_url \(url=\?\)/);
-    for (const sql of [HELD, JOBS, FROM_URL, AT_PATH, OF_BATCH, COPIES, DRIVES, OF_LINKS])
+    expect(planOf(db, LOST_JOBS)).toMatch(/USING (COVERING )?INDEX downloads_lost/);
+    expect(planOf(db, UNDER, '/a/', '/a0')).toMatch(/USING INDEX downloads_by_path/);
+    for (const sql of [HELD, JOBS, FROM_URL, AT_PATH, OF_BATCH, COPIES, DRIVES, OF_LINKS, LOST_JOBS, UNDER])
       expect(planOf(db, sql, ...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 'x'))).not.toMatch(
         /SCAN downloads(?! USING)/,
       );
