@@ -345,7 +345,7 @@ export class DownloadsService {
     // A drive found gone (or back) changes what every copy on it is: they are looked at now, with the
     // folders asked about, so the rows say so with the banner (a drive can go without its watch hearing).
     const turned = new Set([...back, ...drives.missingFolders().filter((f) => !wasGone.has(f))]);
-    const onTurned = turned.size > 0 && ids ? [...this.manager.lookup.copiesIn([...turned])].map((e) => e.id) : [];
+    const onTurned = turned.size > 0 && ids ? this.manager.lookup.copiesIn([...turned]).map((e) => e.id) : [];
     const moved = await this.manager.verifySaved({ deep, ids: ids && [...new Set([...ids, ...onTurned])], tally });
     const now = this.now();
     const again: EnqueueRequest[] = [];

@@ -125,10 +125,9 @@ export class RecordedDownloads {
     return this.laid(this.record.copiesUnder(folder), [...this.held.values()].filter(under));
   }
 
-  /** The recorded copies in these folders (a walk of every copy: asked when a drive went or came back). */
-  *copiesIn(folders: readonly string[]): Generator<DownloadEntry> {
-    const wanted = new Set(folders);
-    for (const entry of this.copies()) if (wanted.has(entry.folder)) yield entry;
+  /** The copies saved in these folders (not below them), each folder's by its path's prefix. */
+  copiesIn(folders: readonly string[]): DownloadEntry[] {
+    return folders.flatMap((folder) => this.copiesUnder(folder).filter((e) => e.folder === folder));
   }
 
   private laid(recorded: readonly DownloadEntry[], held: readonly DownloadEntry[]): DownloadEntry[] {
