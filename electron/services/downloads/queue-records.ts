@@ -22,7 +22,7 @@ export interface QueueRecord {
   /** Settles once every write asked for so far is done. */
   written(): Promise<void>;
   close(): Promise<void>;
-  /** Whether this entry's last change is still to be written (a commit failed and kept it). */
+  /** Whether this entry's last change is not in the record (a commit failed and kept it, or none is written here). */
   unwritten(id: string): boolean;
   /** The entries that wait in the record and are not loaded (see QueueBacklog). */
   readonly backlog: QueueBacklog;

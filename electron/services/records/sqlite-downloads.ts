@@ -89,8 +89,9 @@ export class SqliteDownloadQueue implements QueueRecord {
     return parsedRows(this.database.db.prepare(HELD).raw().all('studio') as unknown[][], this.log);
   }
 
+  /** Beside the owner nothing is written: every change stays this process's, held in its memory. */
   unwritten(id: string): boolean {
-    return this.kept.has(id);
+    return !this.database || this.database.readOnly || this.kept.has(id);
   }
 
   /** Settles once the turn is committed; a failure is logged and its entries kept, not thrown. */
