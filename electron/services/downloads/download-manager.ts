@@ -67,9 +67,8 @@ export class DownloadManager {
     this.limit = new SpeedLimit(() => options.speedLimit?.() ?? null);
     // A drive gone or back changes the banner at once.
     const told = () => options.onTotals?.(this.totals());
-    const { lookups } = options.store;
     const copiesIn = (folder: string) => this.lookup.copiesIn([folder]);
-    this.drives = new MissingDrives(() => lookups.drives(), told, options.statDevice, copiesIn);
+    this.drives = new MissingDrives(() => this.lookup.drives(), told, options.statDevice, copiesIn);
     this.checks = new CopyChecks({
       now,
       stopped: () => this.disposed,

@@ -63,16 +63,17 @@ export type RecordedDrive = Pick<DownloadEntry, 'folder' | 'folderDev' | 'folder
  * in is not the place the user chose. Saving there waits until the drive is back, and a copy there is
  * not fetched again into the empty folder (the issue: 97 files refilled on the system disk).
  *
- * It keeps each folder's drives, not its copies: read from the record once, at the first check (a
+ * It keeps each folder's drives, not its copies: read from the record once, before the first check (a
  * million copies are a few folders on a few drives), then told of each copy saved (saw).
  */
 export class MissingDrives {
   private readonly missing = new Map<string, string>();
-  /** Each folder's drives, by `dev` and volume; null until first read. */
-  private folders: Map<string, Map<string, RecordedDrive>> | null = null;
+  /** Each folder's drives, by `dev` and volume. */
+  private readonly folders = new Map<string, Map<string, RecordedDrive>>();
+  private reading: Promise<void> | null = null;
 
   constructor(
-    private readonly recorded: () => Iterable<RecordedDrive>,
+    private readonly recorded: () => AsyncIterable<RecordedDrive> | Iterable<RecordedDrive>,
     /** The set of missing drives changed (the queue's banner follows it). */
     private readonly changed: () => void,
     private readonly read: StatDevice = statOrNull,
@@ -94,18 +95,19 @@ export class MissingDrives {
   /** A copy was saved (or adopted) with its folder's drive: that folder is checked against it from now on. */
   saw(copy: RecordedDrive): void {
     if (copy.folderDev == null) return;
-    const drives = this.drives().get(copy.folder) ?? new Map<string, RecordedDrive>();
+    const drives = this.folders.get(copy.folder) ?? new Map<string, RecordedDrive>();
     drives.set(`${copy.folderDev}\0${copy.folderVolume ?? ''}`, {
       folder: copy.folder,
       folderDev: copy.folderDev,
       folderVolume: copy.folderVolume ?? null,
     });
-    this.drives().set(copy.folder, drives);
+    this.folders.set(copy.folder, drives);
   }
 
   /** Why saving into this folder waits (its drive is missing), or null; remembered for known(). */
   async check(folder: string): Promise<string | null> {
-    const recorded = [...(this.drives().get(folder)?.values() ?? [])];
+    await this.readRecorded();
+    const recorded = [...(this.folders.get(folder)?.values() ?? [])];
     let reason: string | null = null;
     if (recorded.length > 0) {
       const now = await landingDevice(folder, this.read);
@@ -130,8 +132,9 @@ export class MissingDrives {
 
   /** Checks every folder that holds recorded copies; answers the folders whose drive came back. */
   async checkAll(): Promise<string[]> {
+    await this.readRecorded();
     const back: string[] = [];
-    for (const folder of new Set([...this.drives().keys(), ...this.missing.keys()])) {
+    for (const folder of new Set([...this.folders.keys(), ...this.missing.keys()])) {
       const was = this.missing.has(folder);
       if ((await this.check(folder)) === null && was) back.push(folder);
     }
@@ -153,11 +156,13 @@ export class MissingDrives {
     return this.missing.size > 0 ? [...this.missing.values()].join(' ') : null;
   }
 
-  private drives(): Map<string, Map<string, RecordedDrive>> {
-    if (this.folders) return this.folders;
-    this.folders = new Map();
-    for (const copy of this.recorded()) this.saw(copy);
-    return this.folders;
+  /** The drives of the copies recorded, read once (those saved since are told by saw()). */
+  private readRecorded(): Promise<void> {
+    // A record that cannot be read (closed at shutdown) leaves what was read: checks go on with it.
+    this.reading ??= (async () => {
+      for await (const copy of this.recorded()) this.saw(copy);
+    })().catch(() => undefined);
+    return this.reading;
   }
 
   private async holdsItsCopies(folder: string): Promise<boolean> {

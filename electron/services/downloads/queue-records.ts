@@ -47,8 +47,11 @@ export interface QueueLookups {
   ofBatch(batchId: string): { id: string; state: string }[];
   /** Up to `limit` copies (saved, missing, changed) after the row `afterRow` (0: from the first), in row order. */
   copies(afterRow: number, limit: number): { row: number; entry: DownloadEntry }[];
-  /** Each folder copies were saved in with each drive (device, volume) they were saved on. */
-  drives(): { folder: string; folderDev: number; folderVolume: string | null }[];
+  /** The folder and drive (device, volume) of up to `limit` copies after the row `afterRow`, in row order. */
+  drives(
+    afterRow: number,
+    limit: number,
+  ): { row: number; folder: string; folderDev: number; folderVolume: string | null }[];
   /** The jobs with an entry no longer kept (missing, changed, failed or cancelled). */
   lostJobs(): string[];
   /** The copies saved in this folder or below it (by the saved path's prefix). */

@@ -1,6 +1,8 @@
 import { sep } from 'node:path';
 import type { DownloadEntry, DownloadView } from '../../common/bridge/downloads';
+import type { RecordedDrive } from './drives';
 import type { HeldDownloads } from './held-downloads';
+import { yieldTurn } from './queue-window';
 import { savedCopyAmong } from './queue-file';
 import { FINISHED } from './queue-names';
 import type { QueueLookups } from './queue-records';
@@ -8,6 +10,8 @@ import type { StateCounts } from './queue-totals';
 
 /** Copies a page of the copy walk reads (see copies()). */
 const COPIES_A_PAGE = 500;
+/** Copies' folders and drives a page of drives() reads (a few columns, no entry parsed). */
+const DRIVES_A_PAGE = 5_000;
 
 const UNDER_WAY: ReadonlySet<string> = new Set(['queued', 'downloading', 'paused']);
 
@@ -117,6 +121,19 @@ export class RecordedDownloads {
       for (const { entry } of page) if (!skip.has(entry.id)) yield this.held.get(entry.id) ?? entry;
     }
     yield* fresh;
+  }
+
+  /**
+   * The folder and drive of every copy recorded, a page at a time with the thread given back between
+   * pages: a third of a million copies took 0.9 s of the host's thread in one question.
+   */
+  async *drives(): AsyncGenerator<RecordedDrive> {
+    for (let after = 0; ; await yieldTurn()) {
+      const page = this.record.drives(after, DRIVES_A_PAGE);
+      if (page.length === 0) return;
+      after = page[page.length - 1].row;
+      yield* page;
+    }
   }
 
   /** The copies saved in this folder or below it (an indexed question), laid under those held. */

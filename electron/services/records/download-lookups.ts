@@ -22,10 +22,10 @@ export const OF_BATCH = `SELECT id, state FROM downloads WHERE json_extract(entr
 /** Keyset pages over the copies' own index: each page starts where the last ended, whatever changed since. */
 export const COPIES = `SELECT rowid, entry FROM downloads INDEXED BY downloads_copies
   WHERE ${Q} AND ${COPY} AND rowid > ? ORDER BY rowid LIMIT ?`;
-/** The folders copies were saved in, with the drives they were on (MissingDrives). */
-export const DRIVES = `SELECT DISTINCT json_extract(entry, '$.folder'), json_extract(entry, '$.folderDev'),
+/** The folders copies were saved in, with the drives they were on (MissingDrives), a keyset page at a time. */
+export const DRIVES = `SELECT rowid, json_extract(entry, '$.folder'), json_extract(entry, '$.folderDev'),
   json_extract(entry, '$.folderVolume') FROM downloads INDEXED BY downloads_copies
-  WHERE ${Q} AND ${COPY} AND json_extract(entry, '$.folderDev') IS NOT NULL`;
+  WHERE ${Q} AND ${COPY} AND rowid > ? AND json_extract(entry, '$.folderDev') IS NOT NULL ORDER BY rowid LIMIT ?`;
 /**
  * The jobs with an entry no longer kept (archive.ts), from downloads_lost alone: no entry is read. Named:
  * left alone SQLite took the key's index and read every row.
@@ -74,12 +74,12 @@ export class SqliteDownloadLookups implements QueueLookups {
     return rows.flatMap(([row, text]) => this.parse([[text]]).map((entry) => ({ row, entry })));
   }
 
-  drives(): { folder: string; folderDev: number; folderVolume: string | null }[] {
-    return (this.rows(DRIVES) as [string, number, string | null][]).map(([folder, folderDev, folderVolume]) => ({
-      folder,
-      folderDev,
-      folderVolume,
-    }));
+  drives(
+    afterRow: number,
+    limit: number,
+  ): { row: number; folder: string; folderDev: number; folderVolume: string | null }[] {
+    const rows = this.rows(DRIVES, afterRow, limit) as [number, string, number, string | null][];
+    return rows.map(([row, folder, folderDev, folderVolume]) => ({ row, folder, folderDev, folderVolume }));
   }
 
   lostJobs(): string[] {

@@ -52,7 +52,7 @@ describe('the downloads the manager does not hold, asked of the table', () => {
     expect(lookups.copies(0, 10).map(({ entry }) => entry.id)).toEqual(['d-1', 'd-4']);
     const [first] = lookups.copies(0, 1);
     expect(lookups.copies(first.row, 10).map(({ entry }) => entry.id)).toEqual(['d-4']);
-    expect(lookups.drives()).toEqual([{ folder: '/videos', folderDev: 7, folderVolume: '7:1' }]);
+    expect(lookups.drives(0, 10)).toEqual([{ row: 1, folder: '/videos', folderDev: 7, folderVolume: '7:1' }]);
     expect(lookups.lostJobs().sort()).toEqual(['job-1', 'job-2', 'job-4']);
     expect(lookups.copiesUnder('/videos').map((e) => e.id)).toEqual(['d-1', 'd-4']);
     expect(lookups.copiesUnder('/vid')).toEqual([]);
@@ -65,7 +65,7 @@ describe('the downloads the manager does not hold, asked of the table', () => {
     expect(planOf(db, AT_PATH, '/p')).toMatch(/USING INDEX downloads_by_path/);
     expect(planOf(db, OF_BATCH, 'run-1')).toMatch(/USING INDEX downloads_by_batch/);
     expect(planOf(db, COPIES, 0, 500)).toMatch(/USING (COVERING )?INDEX downloads_copies/);
-    expect(planOf(db, DRIVES)).toMatch(/USING (COVERING )?INDEX downloads_copies/);
+    expect(planOf(db, DRIVES, 0, 10)).toMatch(/USING (COVERING )?INDEX downloads_copies/);
     expect(planOf(db, OF_LINKS, '["u"]', 'studio')).toMatch(/USING INDEX downloads_by_url \(url=\?\)/);
     expect(planOf(db, LOST_JOBS)).toMatch(/USING (COVERING )?INDEX downloads_lost/);
     expect(planOf(db, UNDER, '/a/', '/a0')).toMatch(/USING INDEX downloads_by_path/);
