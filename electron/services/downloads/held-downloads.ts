@@ -3,8 +3,9 @@ import type { DownloadEntry } from '../../common/bridge/downloads';
 /**
  * The download entries the manager holds (those under way, and ended ones until written), by id, and
  * also by job and by the path a copy was saved at: what the record answers for a job or a path is laid
- * under these, and a look through every entry held for each answer grows with a run's window. A Map, so everything that reads the entries reads them as before; only `set`, `delete`
- * and `clear` also keep the indexes. An entry changed in place (its copy saved) is set again to be
+ * under these, and a look through every entry held for each answer grows with a run's window. A Map,
+ * so everything that reads the entries reads them as before; only `set`, `delete` and `clear` also keep
+ * the indexes. An entry changed in place (its copy saved) is set again to be
  * indexed anew: the keys it was indexed under are remembered, not read from the changed entry.
  */
 export class HeldDownloads extends Map<string, DownloadEntry> {
