@@ -8,6 +8,8 @@ import type { Logger, RecordStoreFactory } from '../host/types';
 import { downloadPreferencesSpec } from './download-preferences';
 import { DownloadManager, type EnqueueRequest } from './download-manager';
 import { savedCopyAmong } from './queue-file';
+import { copyAmong } from './recorded-downloads';
+import type { CheckRequest } from './copy-check';
 import type { DownloadRecords } from './queue-records';
 import { jobFile, unavailableReason, type JobFile } from './job-files';
 import { checkSaveFolder, type FolderCheck } from './save-folder';
@@ -208,13 +210,14 @@ export class DownloadsService {
     const result: StartResult = { queued: [], skipped: [], already: [], copies: 0 };
     // In the order asked: an earlier download of the same job, or a new one (queued together below).
     const slots: (DownloadView | EnqueueRequest)[] = [];
+    const recorded = this.manager.lookup.byJob(files.flatMap((file) => (file.ok ? [file.jobId] : [])));
     for (const file of files) {
       if (!file.ok) {
         result.skipped.push({ jobId: file.jobId, reason: file.reason });
         continue;
       }
-      const earlier = this.manager.forJob(file.jobId);
-      const existing = await this.takeUpEarlier(file.jobId, folder, file.relativeName);
+      const earlier = recorded.get(file.jobId) ?? [];
+      const existing = await this.takeUpEarlier(file.jobId, folder, file.relativeName, earlier);
       if (existing) {
         if (existing.state === 'saved') result.already.push(existing.id);
         slots.push(existing);
@@ -309,10 +312,16 @@ export class DownloadsService {
 
   /**
    * The earlier download of this job into this folder under this name, set going again where it needs
-   * to: fetched again if its file went missing, resumed if it stopped. Null when there is none.
+   * to: fetched again if its file went missing, resumed if it stopped. Null when there is none. `known`:
+   * the job's entries, newest first, when the caller asked for a page of jobs at once (byJob).
    */
-  async takeUpEarlier(jobId: string, folder: string, relativeName: string): Promise<DownloadView | null> {
-    const existing = this.manager.lookup.copyAt(jobId, folder, relativeName);
+  async takeUpEarlier(
+    jobId: string,
+    folder: string,
+    relativeName: string,
+    known = this.manager.forJob(jobId),
+  ): Promise<DownloadView | null> {
+    const existing = copyAmong(known, folder, relativeName);
     if (!existing) return null;
     let state = existing.state;
     if (state === 'saved')
@@ -330,15 +339,7 @@ export class DownloadsService {
    * those copies (a folder the watcher saw change). Answers the copies whose state changed; `tally`
    * counts every copy looked at.
    */
-  async checkCopies({
-    deep,
-    ids,
-    tally,
-  }: {
-    deep: boolean;
-    ids?: readonly string[];
-    tally?: { checked: number };
-  }): Promise<DownloadView[]> {
+  async checkCopies({ deep, ids, tally }: CheckRequest): Promise<DownloadView[]> {
     const drives = this.manager.drives;
     const wasGone = new Set(drives.missingFolders());
     const back = await this.manager.checkDrives();

@@ -49,6 +49,13 @@ export class RecordedDownloads {
     return this.entriesOfJobs(jobIds).map((entries) => entries.map(this.view));
   }
 
+  /** Each of these jobs' entries by job, newest first: one indexed question for all of them, not one a job. */
+  byJob(jobIds: readonly string[]): Map<string, DownloadView[]> {
+    const ids = [...new Set(jobIds)];
+    const each = this.ofJobs(ids);
+    return new Map(ids.map((id, index) => [id, each[index]]));
+  }
+
   /** The download that keeps this job's copy under this name in this folder (the name asked for). */
   copyAt(jobId: string, folder: string, name: string): DownloadView | undefined {
     return copyAmong(this.forJob(jobId), folder, name);
