@@ -92,7 +92,8 @@ export async function downloadResult(page: Page, jobId: string): Promise<string>
           (
             await bridgeCall<{ jobId: string; folder: string; state: string; savedPath: string | null }[]>(
               page,
-              'downloads.list',
+              'downloads.ofJobs',
+              [jobId],
             )
           ).find((d) => d.jobId === jobId && d.folder === folder && d.state === 'saved')?.savedPath ?? null),
       { timeout: HANG_GUARD_MS },

@@ -7,6 +7,7 @@ import { rowCopy } from '../../common/campaign/row-copy';
 import { CAMPAIGN_MANIFEST } from '../../services/campaign/campaign-manifest';
 import { campaignIdFor } from '../../services/campaign/campaign-setup';
 import { checkedOnDisk } from '../../services/downloads/saved-report';
+import { FolderQueueReader } from '../../services/records/sqlite-downloads';
 import { OwnerCallError } from '../../services/host/owner-client';
 import { sayWhere, withStudio } from '../cli-host';
 import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
@@ -306,10 +307,11 @@ async function reportStatus(studio: StudioLink, outDir: string, dir: string, arg
       `${older.length} earlier campaign${older.length === 1 ? '' : 's'} saved into this folder too; this is the newest, started ${new Date(record.createdAt).toISOString()}.`,
     );
   // Each done row's file as the record of copies has it, checked on disk now (the Campaigns page's "File missing").
-  const links = new Set(record.rows.flatMap((r) => (r.state === 'done' && r.resultUrl ? [r.resultUrl] : [])));
-  const entries = await checkedOnDisk(
-    (await studio.call('downloads.list')).filter((d) => d.origin === 'campaign' && links.has(d.url)),
-  );
+  // Read from the folder's table by the rows' links (an index), not asked of the owner: its `downloads.list`
+  // answers only the downloads under way.
+  const links = [...new Set(record.rows.flatMap((r) => (r.state === 'done' && r.resultUrl ? [r.resultUrl] : [])))];
+  const recorded = await new FolderQueueReader(studio.dataDir).ofLinks(links, 'studio');
+  const entries = await checkedOnDisk(recorded.filter((d) => d.origin === 'campaign'));
   const copyOf = (row: CampaignRowRecord) => rowCopy(row, entries);
   const lost = record.rows.filter((r) => copyOf(r) === 'missing' || copyOf(r) === 'changed');
   const counts = campaignCounts(record);

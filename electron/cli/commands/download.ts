@@ -253,8 +253,11 @@ async function saveResults(args: ParsedArgs, io: CliIo, studio: StudioLink): Pro
     if (interrupted) {
       // Read afresh: a file whose last byte came in just before Ctrl-C may be on disk already, its news
       // still on the way; one with every byte in is let finish (its checks and rename take a moment).
-      for (const view of await studio.call('downloads.list').catch(() => []))
-        if (latest.has(view.id)) latest.set(view.id, view);
+      // Asked by job, a page at a time: a download saved a moment ago is no longer among those under way.
+      const jobIds = [...new Set(mine().map((view) => view.jobId))];
+      for (let at = 0; at < jobIds.length; at += MAX_PAGE_JOBS)
+        for (const view of await studio.call('downloads.ofJobs', jobIds.slice(at, at + MAX_PAGE_JOBS)).catch(() => []))
+          if (latest.has(view.id)) latest.set(view.id, view);
       const finishing = (v: DownloadView) =>
         v.state === 'downloading' && v.totalBytes !== null && v.bytes >= v.totalBytes;
       while (mine().some(finishing)) await Promise.race([new Promise<void>((done) => (wake = done)), studio.lost]);

@@ -91,11 +91,8 @@ export function campaignRowMaker(
   folder: string,
   ledger: (match: (job: JobRecord) => boolean, scope: JobScope) => JobView[],
   bucket?: ResultBucket,
-  /**
-   * The host's downloads held in memory: the saved video's facts are read from them, and a reported
-   * row's copy leaves them (the record keeps it).
-   */
-  copies?: { letGo(jobIds: Iterable<string>): void; savedAt?: SavedAt },
+  /** The host's record of copies: the saved video's facts are read from it. */
+  copies?: { savedAt?: SavedAt },
 ): RowMaker {
   return {
     kind: 'campaign',
@@ -131,13 +128,12 @@ export function campaignRowMaker(
       if (ended.state === 'paused') return { outcome: 'paused', record: made, pause: ended.pause ?? null, jobs };
       return { outcome: 'ended', record: made, file, jobs };
     },
-    // Its report delivered, the row's one-row run, its ended jobs and its copy's download leave memory
-    // (the ledger and the downloads' record keep them).
-    // A paused row's record stays: its jobs at the service still end into it, and the next take replaces it.
+    // Its report delivered, the row's one-row run and its ended jobs leave memory (the ledger keeps them;
+    // its copy's download left the manager's once recorded). A paused row's record stays: its jobs at the
+    // service still end into it, and the next take replaces it.
     async delivered(queued, row, report) {
       if (report.outcome === 'paused') return;
       await campaigns.forget(`${queued.id}-${row.row}-${row.take}`);
-      copies?.letGo((report.jobs ?? []).map((job) => job.id));
     },
   };
 }

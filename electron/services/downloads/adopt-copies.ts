@@ -39,15 +39,14 @@ export async function adoptCopies(
   deps: AdoptDeps,
   legacy: { queue: readonly DownloadEntry[]; copies: readonly LegacyCopy[] },
 ): Promise<number> {
-  // Read afresh each time: a campaign going on at start may record a row's copy meanwhile.
+  // Read afresh each time (the job's entries, by the record's index): a campaign going on at start may
+  // record a row's copy meanwhile.
   const recorded = (jobId: string, path: string) =>
-    deps.manager
-      .list()
-      .some((d) => d.jobId === jobId && (d.savedPath === path || resolve(d.folder, d.relativeName) === path));
+    deps.manager.forJob(jobId).some((d) => d.savedPath === path || resolve(d.folder, d.relativeName) === path);
   const adopted: DownloadEntry[] = [];
   for (const entry of legacy.queue) {
     if (entry.savedPath === null || !['saved', 'missing', 'changed'].includes(entry.state)) continue;
-    if (deps.manager.list().some((d) => d.id === entry.id) || recorded(entry.jobId, entry.savedPath)) continue;
+    if (deps.manager.lookup.find(entry.id) || recorded(entry.jobId, entry.savedPath)) continue;
     const check = await checkCopy(entry, { deep: true });
     adopted.push({ ...entry, state: check.state, sha256: check.sha256, mtimeMs: check.mtimeMs });
   }

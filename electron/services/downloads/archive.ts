@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ArchiveSettings, type DownloadView } from '../../common/bridge/downloads';
-import type { JobRecord } from '../../common/bridge/jobs';
+import { MAX_PAGE_JOBS, type JobRecord } from '../../common/bridge/jobs';
 import type { Logger, RecordStoreFactory, RecordStoreSpec } from '../host/types';
 import type { DownloadsService } from './downloads-service';
 import { isAudioKind, unavailableReason } from './job-files';
@@ -125,7 +125,7 @@ export class Archive {
    */
   private rowsAtRisk(now: number): JobRecord[] {
     const alive = { phases: ['completed' as const], expiresAfter: now };
-    const lost = [...new Set(this.deps.downloads.manager.list((d) => !KEPT.has(d.state)).map((d) => d.jobId))];
+    const lost = this.deps.downloads.manager.lookup.lostJobs();
     const found = new Map<string, JobRecord>();
     for (const job of this.deps.jobs({ ...alive, purposeTypes: RUN_ROWS, expiresBefore: now + DAY }))
       found.set(job.id, job);
@@ -140,6 +140,19 @@ export class Archive {
     return copies.length > 0 || (job.expiresAt !== null && job.expiresAt - now <= DAY);
   }
 
+  /**
+   * The jobs among these with a download `holds` holds, asked of the record a page of jobs at a time:
+   * a catch-up of a whole Library is one indexed question per page, not one per job.
+   */
+  private jobsWith(jobIds: readonly string[], holds: (d: DownloadView) => boolean): Set<string> {
+    const found = new Set<string>();
+    const { lookup } = this.deps.downloads.manager;
+    for (let at = 0; at < jobIds.length; at += MAX_PAGE_JOBS)
+      for (const entries of lookup.ofJobs(jobIds.slice(at, at + MAX_PAGE_JOBS)))
+        if (entries.some(holds)) found.add(entries[0].jobId);
+    return found;
+  }
+
   /** One at a time, so two completions never queue the same job twice; a failure does not stop the next. */
   private serially(work: () => Promise<void>): Promise<void> {
     const run = this.syncing.then(work);
@@ -151,12 +164,13 @@ export class Archive {
     const settings = this.settings.get();
     if (!settings.enabled) return;
     const now = this.now();
-    const manager = this.deps.downloads.manager;
     let failure: unknown = null;
     // Any copy on disk or on its way counts, whoever saved it: the archive never writes a second one.
-    const missing = jobs.filter(
-      (job) => unavailableReason(job, now) === null && !manager.forJob(job.id).some((d) => KEPT.has(d.state)),
+    const kept = this.jobsWith(
+      jobs.map((job) => job.id),
+      (d) => KEPT.has(d.state),
     );
+    const missing = jobs.filter((job) => unavailableReason(job, now) === null && !kept.has(job.id));
     for (const audio of [false, true]) {
       const jobIds = missing.filter((job) => isAudioKind(job.kind) === audio).map((job) => job.id);
       if (jobIds.length === 0) continue;
@@ -184,9 +198,13 @@ export class Archive {
     // Rows of runs whose copy was lost, or that expire unsaved, are queued first (when the archive is on).
     await this.sync({ rowsOnly: true });
     const now = this.now();
-    const manager = this.deps.downloads.manager;
+    const expiring = this.deps.jobs({ phases: ['completed'], expiresAfter: now, expiresBefore: now + DAY });
+    const saved = this.jobsWith(
+      expiring.map((job) => job.id),
+      (d) => d.state === 'saved',
+    );
     const atRisk: JobRecord[] = [];
-    for (const job of this.deps.jobs({ phases: ['completed'], expiresAfter: now, expiresBefore: now + DAY })) {
+    for (const job of expiring) {
       if (
         this.warned.has(job.id) ||
         unavailableReason(job, now) !== null ||
@@ -196,7 +214,7 @@ export class Archive {
         job.purpose.type === 'batch-row'
       )
         continue;
-      if (!manager.forJob(job.id).some((d) => d.state === 'saved')) atRisk.push(job);
+      if (!saved.has(job.id)) atRisk.push(job);
     }
     if (atRisk.length === 0) return [];
     for (const job of atRisk) this.warned.add(job.id);

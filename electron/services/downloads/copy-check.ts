@@ -70,17 +70,19 @@ async function lostReason(
 
 /**
  * Checks each saved copy (and each found missing or changed before, which may be back: a disk mounted
- * again) against what was written. Answers the entries whose state changed, and whether a hash or a
- * modification time was learnt on the way (worth writing down, not worth showing).
+ * again) against what was written. Answers the entries whose state changed, whether a hash or a
+ * modification time was learnt on the way (worth writing down, not worth showing), and how many copies
+ * were looked at. The manager gives it a page of the record at a time.
  */
 export async function checkSavedCopies(
   pool: readonly DownloadEntry[],
   deep: boolean,
   host: SavedCopiesHost,
-): Promise<{ moved: DownloadEntry[]; learnt: boolean }> {
+): Promise<{ moved: DownloadEntry[]; learnt: boolean; checked: number }> {
   const isCopy = (e: DownloadEntry) => e.state === 'saved' || e.state === 'missing' || e.state === 'changed';
   const moved: DownloadEntry[] = [];
   let learnt = false;
+  let checked = 0;
   // Each folder's drive is read once a check, at the first copy found missing there.
   const drives = new Map<string, Promise<string | null>>();
   const drive = (folder: string) => {
@@ -94,6 +96,7 @@ export async function checkSavedCopies(
     if (host.stopped()) break;
     // Paused, cancelled or fetched again while the disk was read: that decision stands.
     if (!isCopy(entry)) continue;
+    checked += 1;
     const change: Partial<DownloadEntry> = { sha256: check.sha256, mtimeMs: check.mtimeMs };
     if (check.state === 'saved') change.verifiedAt = host.now();
     if (check.state === 'saved' && entry.folderDev == null && host.deviceOf)
@@ -106,5 +109,72 @@ export async function checkSavedCopies(
       moved.push(entry);
     } else Object.assign(entry, change);
   }
-  return { moved, learnt };
+  return { moved, learnt, checked };
+}
+
+/** Copies checked before their changes are written and the next are read: a page of the record's. */
+const CHECKED_A_STEP = 500;
+
+/**
+ * checkSavedCopies over copies read as they come (the record's, a page at a time), a step of them at a
+ * time: what a step learnt is written (`learnt`) before the next is read, so only a step is in memory
+ * beside the copies found moved.
+ */
+export async function checkInSteps(
+  among: Iterable<DownloadEntry>,
+  deep: boolean,
+  host: Pick<CopyChecksHost, keyof SavedCopiesHost | 'learnt'>,
+): Promise<{ moved: DownloadEntry[]; checked: number }> {
+  const moved: DownloadEntry[] = [];
+  let checked = 0;
+  let pool: DownloadEntry[] = [];
+  const step = async () => {
+    const found = await checkSavedCopies(pool, deep, host);
+    if (found.learnt) host.learnt(pool);
+    checked += found.checked;
+    moved.push(...found.moved);
+    pool = [];
+  };
+  for (const entry of among) {
+    if (host.stopped()) break;
+    pool.push(entry);
+    if (pool.length >= CHECKED_A_STEP) await step();
+  }
+  await step();
+  return { moved, checked };
+}
+
+/** What a check of the queue's copies needs beside SavedCopiesHost: the copies, and where learnt facts go. */
+export interface CopyChecksHost extends SavedCopiesHost {
+  /** The copies of these ids (held or recorded), or every copy of the record, read as they come. */
+  among(ids?: readonly string[]): Iterable<DownloadEntry>;
+  /** Writes what a step learnt (a hash, a time), unflushed: worth keeping, not worth an fsync. */
+  learnt(pool: readonly DownloadEntry[]): void;
+}
+
+/**
+ * The checks of a queue's copies (checkInSteps), one at a time: a second call waits for the first and
+ * checks again. Answers the copies whose state changed; `tally` counts those looked at.
+ */
+export class CopyChecks {
+  private last: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly host: CopyChecksHost) {}
+
+  run({ deep, ids, tally }: CheckRequest): Promise<DownloadEntry[]> {
+    const run = this.last.then(async () => {
+      const { moved, checked } = await checkInSteps(this.host.among(ids), deep, this.host);
+      if (tally) tally.checked += checked;
+      return moved;
+    });
+    this.last = run.catch(() => []);
+    return run;
+  }
+}
+
+/** Which copies a check looks at (every one without ids), how closely, and where it counts them. */
+export interface CheckRequest {
+  deep: boolean;
+  ids?: readonly string[];
+  tally?: { checked: number };
 }

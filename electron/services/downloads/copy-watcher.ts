@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { DownloadEntry } from '../../common/bridge/downloads';
 import type { Logger } from '../host/types';
+import { yieldTurn } from './queue-window';
 
 /** A folder being watched; `watch` throws when the folder cannot be (gone, not allowed, no watches left). */
 export type WatchFolder = (folder: string, touched: () => void, failed: () => void) => { close(): void };
@@ -19,8 +20,10 @@ const watchFolder: WatchFolder = (folder, touched, failed) => {
 };
 
 export interface CopyWatcherDeps {
-  /** The record's copies (saved, or found missing or changed before, which may come back). */
+  /** The record's copies (saved, or found missing or changed before, which may come back), read as they come. */
   copies(): Iterable<Pick<DownloadEntry, 'id' | 'state' | 'savedPath'>>;
+  /** The copies saved in a folder or below it, asked by an index; absent: picked out of copies(). */
+  copiesUnder?(folder: string): Iterable<Pick<DownloadEntry, 'id' | 'state' | 'savedPath'>>;
   /** Checks these copies against the disk now (every copy without ids), drives first. */
   check(ids?: readonly string[]): Promise<unknown>;
   log: Pick<Logger, 'warn'>;
@@ -57,20 +60,27 @@ export class CopyWatcher {
   private timers: ReturnType<typeof setInterval>[] = [];
   private checking: Promise<unknown> = Promise.resolve();
   private stopped = true;
+  /**
+   * The folders copies are in, read whole only at the start and at each sweep (a walk of every copy
+   * recorded, a page at a time); a copy saved meanwhile adds its own folder (followSoon).
+   */
+  private known = new Set<string>();
+  /** A followSoon() named no folder: the next follow reads every copy's folder again. */
+  private readAll = false;
 
   constructor(private readonly deps: CopyWatcherDeps) {}
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.follow();
+    void this.refresh();
     const every = (ms: number, work: () => void) => {
       const timer = setInterval(work, ms);
       timer.unref?.();
       this.timers.push(timer);
     };
     every(this.deps.pollMs ?? 10_000, () => this.poll());
-    every(this.deps.sweepMs ?? 60_000, () => void this.run(undefined));
+    every(this.deps.sweepMs ?? 60_000, () => void this.run(undefined).then(() => this.refresh()));
   }
 
   stop(): void {
@@ -96,7 +106,7 @@ export class CopyWatcher {
    */
   follow(): void {
     if (this.stopped) return;
-    const folders = this.folders();
+    const folders = this.known;
     for (const [folder, watcher] of this.watched)
       if (!folders.has(folder)) {
         watcher.close();
@@ -110,19 +120,33 @@ export class CopyWatcher {
       }
   }
 
-  /** follow() once the copies saved about now are in (a run of hundreds saves as many). */
-  followSoon(): void {
+  /**
+   * follow() once the copies saved about now are in (a run of hundreds saves as many), with the folder
+   * a copy was saved in; without one, every copy's folder is read again first.
+   */
+  followSoon(folder?: string): void {
     if (this.stopped) return;
+    if (folder === undefined) this.readAll = true;
+    else this.known.add(folder);
     this.following ??= setTimeout(() => {
       this.following = undefined;
-      this.follow();
+      const all = this.readAll;
+      this.readAll = false;
+      if (all) void this.refresh();
+      else this.follow();
     }, this.deps.settleMs ?? 200);
   }
 
-  private folders(): Set<string> {
+  /** Reads every copy's folder afresh, giving the thread back between pages, then follows them. */
+  private async refresh(): Promise<void> {
     const out = new Set<string>();
-    for (const copy of this.deps.copies()) if (copy.savedPath && isCopy(copy.state)) out.add(dirname(copy.savedPath));
-    return out;
+    let read = 0;
+    for (const copy of this.deps.copies()) {
+      if (copy.savedPath && isCopy(copy.state)) out.add(dirname(copy.savedPath));
+      if (++read % 1_000 === 0) await yieldTurn();
+    }
+    this.known = out;
+    this.follow();
   }
 
   private watch(folder: string): void {
@@ -192,7 +216,9 @@ export class CopyWatcher {
 
   private idsIn(folders: ReadonlySet<string>): string[] {
     const ids: string[] = [];
-    for (const copy of this.deps.copies())
+    const { copiesUnder } = this.deps;
+    const among = copiesUnder ? [...folders].flatMap((folder) => [...copiesUnder(folder)]) : this.deps.copies();
+    for (const copy of among)
       if (copy.savedPath && isCopy(copy.state) && folders.has(dirname(copy.savedPath))) ids.push(copy.id);
     return ids;
   }

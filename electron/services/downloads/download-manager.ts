@@ -1,35 +1,45 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { MAX_LISTED_DOWNLOADS } from '../../common/bridge/downloads';
 import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
 import { describeFailure, partPath } from './fetch-to-file';
-import { savedChange, transferOnce } from './transfer-once';
-import { checkSavedCopies } from './copy-check';
-import { FullDisks, keptBytes } from './full-disks';
-import { countStates, QueueRun, queueTotals, type StateCounts } from './queue-totals';
+import { CopyChecks, type CheckRequest } from './copy-check';
+import { FullDisks } from './full-disks';
+import { QueueRun, queueTotals } from './queue-totals';
 import { FINISHED, freeName, heldNames, nameFor, newEntry, REFETCH_RESET, targetOf } from './queue-names';
 import type { EnqueueRequest } from './queue-names';
 import { MissingDrives } from './drives';
-import { savedCopyAmong } from './queue-file';
 import { SpeedLimit } from './speed-limit';
 import { DownloadProgress } from './download-progress';
 import { DownloadSlots } from './download-slots';
 import { RunningTransfers } from './running-transfers';
-import { transferWithRetries } from './transfer-retries';
+import { runDownload, type RunHost } from './download-run';
 import type { DownloadManagerOptions } from './download-manager-options';
 import { QueueWindow } from './queue-window';
 import { HeldCopies } from './held-copies';
 import { HeldDownloads } from './held-downloads';
+import { RecordedDownloads } from './recorded-downloads';
 
 export type { EnqueueRequest } from './queue-names';
 export type { DownloadManagerOptions } from './download-manager-options';
+
+/** States of a download under way: the manager holds every one of these, and only these for long. */
+const UNDER_WAY: ReadonlySet<DownloadEntry['state']> = new Set(['queued', 'downloading', 'paused']);
 
 /**
  * The download queue: entries on disk survive a crash (a running download comes back queued and resumes
  * its `.part`), a few run at once, network errors and 5xx are retried with backoff, a full disk pauses
  * the whole queue with a message and loses nothing, and each entry can be paused, resumed or cancelled.
+ *
+ * It holds the downloads under way and nothing else for long: an entry that ends (saved, failed,
+ * cancelled, found missing) is let go once its change is written, and asked of the record by an indexed
+ * question when it is needed again (RecordedDownloads). A folder of a million jobs has a third of a
+ * million saved copies, which held whole were 470 bytes of heap each.
  */
 export class DownloadManager {
   private readonly entries = new HeldDownloads();
+  /** Every entry, held or recorded, as the manager answers for it (indexed questions of the record). */
+  readonly lookup: RecordedDownloads;
   private readonly running = new RunningTransfers();
   private readonly slots: DownloadSlots;
   /** Views with speed and time left, and the throttled news of them. */
@@ -40,11 +50,11 @@ export class DownloadManager {
   readonly drives: MissingDrives;
   private readonly store: DownloadManagerOptions['store'];
   private disposed = false;
-  private verifying: Promise<unknown> = Promise.resolve();
+  private readonly checks: CopyChecks;
   private readonly limit: SpeedLimit;
   /** The downloads waiting in the record beyond those held (a selection of any size): see QueueWindow. */
   readonly window: QueueWindow;
-  /** Which ended downloads stay in memory: a worker lets a reported row's go (HeldCopies). */
+  /** The facts of a copy saved at a path, for a worker's report (HeldCopies). */
   readonly copies: HeldCopies;
 
   constructor(private readonly options: DownloadManagerOptions) {
@@ -52,11 +62,22 @@ export class DownloadManager {
     const now = () => this.now();
     this.progress = new DownloadProgress(options, now, () => this.totals());
     this.store = options.store;
-    this.copies = new HeldCopies(this.entries, options.store);
+    this.lookup = new RecordedDownloads(this.entries, options.store.lookups, (e) => this.progress.view(e));
+    this.copies = new HeldCopies(this.entries, options.store.lookups);
     this.limit = new SpeedLimit(() => options.speedLimit?.() ?? null);
     // A drive gone or back changes the banner at once.
     const told = () => options.onTotals?.(this.totals());
-    this.drives = new MissingDrives(() => this.entries.values(), told, options.statDevice);
+    const copiesIn = (folder: string) => this.lookup.copiesIn([folder]);
+    this.drives = new MissingDrives(() => this.lookup.drives(), told, options.statDevice, copiesIn);
+    this.checks = new CopyChecks({
+      now,
+      stopped: () => this.disposed,
+      update: (entry, change) => this.update(entry, change, true),
+      driveMissing: (folder) => this.drives.check(folder),
+      deviceOf: (folder) => this.drives.deviceOf(folder),
+      learnt: (pool) => void this.store.save(pool, { durable: false }),
+      among: (ids) => (ids ? ids.flatMap((id) => this.lookup.entry(id) ?? []) : this.lookup.copies()),
+    });
     for (const entry of this.store.load()) {
       // A download that was running when the studio stopped resumes from its `.part`.
       this.entries.set(entry.id, entry.state === 'downloading' ? { ...entry, state: 'queued' } : entry);
@@ -74,38 +95,26 @@ export class DownloadManager {
 
   private readonly now = (): number => this.options.now?.() ?? Date.now();
 
-  /** The entries (those `keep` keeps; those saved at `savedAt`), each viewed: filtered first, as a view is a copy. */
-  list(keep?: (entry: DownloadEntry) => boolean, savedAt?: string): DownloadView[] {
-    const out: DownloadView[] = [];
-    const among = savedAt === undefined ? this.entries.values() : this.entries.savedAt(savedAt);
-    for (const entry of among) if (!keep || keep(entry)) out.push(this.progress.view(entry));
-    return out;
+  /** The downloads under way (queued, running, paused), newest first, at most MAX_LISTED_DOWNLOADS. */
+  list(): DownloadView[] {
+    const open = [...this.entries.values()].filter((e) => UNDER_WAY.has(e.state));
+    open.sort((a, b) => b.createdAt - a.createdAt);
+    return open.slice(0, MAX_LISTED_DOWNLOADS).map((e) => this.progress.view(e));
   }
 
-  /** How many entries (of those `keep` keeps) are in each state; nothing is viewed or copied. */
-  countStates(keep: (entry: DownloadEntry) => boolean): StateCounts {
-    return countStates(this.entries.values(), keep);
+  /** How many entries the manager holds (the downloads under way, and ended ones until written). */
+  get heldCount(): number {
+    return this.entries.size;
   }
 
   get = (id: string): DownloadView => this.progress.view(this.require(id));
 
   /** Every entry for a job, newest first. */
-  forJob = (jobId: string): DownloadView[] => this.entries.ofJob(jobId).map((e) => this.progress.view(e));
-
-  /** The download that keeps this job's copy under this name in this folder (the name asked for). */
-  copyAt(jobId: string, folder: string, name: string): DownloadView | undefined {
-    const entry = this.entries.copyAt(jobId, folder, name);
-    return entry && this.progress.view(entry);
-  }
-
-  /** This link's newest saved copy still on disk at its size, or null: the media cache reads it after expiry. */
-  savedCopyOf(url: string): Promise<string | null> {
-    return savedCopyAmong(this.entries.values(), url);
-  }
+  forJob = (jobId: string): DownloadView[] => this.lookup.forJob(jobId);
 
   totals(): DownloadTotals {
     const reasons = [this.fullDisks.reason(), this.drives.reason()];
-    return queueTotals(this.entries.values(), reasons, this.queueRun, this.window.waiting);
+    return queueTotals(this.entries.values(), reasons, this.queueRun, this.window.waiting, this.window.paused);
   }
 
   /** Adds a download with a name no other file, `.part` or download in flight holds. */
@@ -183,27 +192,11 @@ export class DownloadManager {
 
   /**
    * Looks at every saved copy (and every one found missing or changed before, which may be back: a disk
-   * mounted again): still the bytes that were written? Answers the copies whose state changed. One check
-   * runs at a time; a second call waits for it and checks again.
+   * mounted again), or those of `ids`: still the bytes that were written? Every copy is read from the
+   * record a page at a time, each change written and shown as it is found (CopyChecks).
    */
-  verifySaved({ deep, ids }: { deep: boolean; ids?: readonly string[] }): Promise<DownloadView[]> {
-    const run = this.verifying.then(async () => {
-      const pool = ids
-        ? ids.map((id) => this.entries.get(id)).filter((e): e is DownloadEntry => e !== undefined)
-        : [...this.entries.values()];
-      const { moved, learnt } = await checkSavedCopies(pool, deep, {
-        now: () => this.now(),
-        stopped: () => this.disposed,
-        update: (entry, change) => this.update(entry, change, true),
-        driveMissing: (folder) => this.drives.check(folder),
-        deviceOf: (folder) => this.drives.deviceOf(folder),
-      });
-      if (learnt) void this.store.save(pool, { durable: false });
-      return moved.map((entry) => this.progress.view(entry));
-    });
-    this.verifying = run.catch(() => []);
-    return run;
-  }
+  verifySaved = async (request: CheckRequest): Promise<DownloadView[]> =>
+    (await this.checks.run(request)).map((entry) => this.progress.view(entry));
 
   /**
    * A saved copy that went missing (or changed, when its owner asks for it back in place) is fetched
@@ -233,8 +226,13 @@ export class DownloadManager {
 
   /** Copies found on disk that an earlier version recorded elsewhere (see adoptCopies), kept as they are. */
   async adopt(entries: readonly DownloadEntry[]): Promise<void> {
-    for (const entry of entries) this.entries.set(entry.id, entry);
-    if (entries.length > 0) await this.store.save(entries);
+    for (const entry of entries) {
+      this.entries.set(entry.id, entry);
+      this.drives.saw(entry);
+    }
+    if (entries.length === 0) return;
+    await this.store.save(entries);
+    for (const entry of entries) this.release(entry);
   }
 
   /** Pauses every download held, then those of the backlog (and a selection still being queued). */
@@ -254,7 +252,7 @@ export class DownloadManager {
       const dropped = await this.window.cancelAll();
       await Promise.all(open.map((entry) => this.cancel(entry.id)));
       // Nothing waits for a full disk any more: its banner goes with the downloads it was about.
-      if (!this.countStates((e) => e.state === 'queued').queued) this.fullDisks.clear();
+      if (![...this.entries.values()].some((e) => e.state === 'queued')) this.fullDisks.clear();
       this.options.onTotals?.(this.totals());
       return open.length + dropped;
     });
@@ -309,89 +307,58 @@ export class DownloadManager {
     this.slots.add((release) => this.run(id, release));
   }
 
-  private async run(id: string, received: () => void): Promise<void> {
-    const entry = this.entries.get(id);
-    if (!entry || entry.state !== 'queued' || this.running.has(id) || this.disposed) return;
-    const { signal, end } = this.running.start(id);
-    const waiting = (await this.fullDisks.waitFor(entry.folder)) ?? (await this.drives.check(entry.folder));
-    if (waiting) {
-      // Waits for resumeAll() (a full disk) or checkDrives() (a drive back); not scheduled until then.
-      end();
-      if (entry.reason !== waiting) this.update(entry, { reason: waiting }, true);
-      return;
-    }
-    // Shown, not written: a download found "downloading" on disk comes back queued anyway.
-    Object.assign(entry, { state: 'downloading', reason: null, updatedAt: this.now() });
-    this.progress.changed(entry, true);
-    const meter = this.progress.measure(id);
-    try {
-      if (entry.unnamed) {
-        // Taken in by its id from the backlog (a row the page showed) and resumed: named before a byte.
-        await this.window.name([entry], () => this.entries.values());
-        await this.store.save([entry]);
-      }
-      const target = targetOf(entry.folder, entry.relativeName);
-      await this.options.prepare?.(entry);
-      const attempt = () =>
-        transferOnce(
-          { entry, target, signal, meter, received },
-          { ...this.options, limit: this.limit, progress: this.progress },
-          (change) => this.update(entry, change, false),
-        );
-      const outcome = await transferWithRetries(attempt, {
-        signal,
-        attemptsSoFar: entry.attempts,
-        policy: this.options,
-        onRetry: (attempts, reason) => this.update(entry, { attempts, reason }, true),
-      });
-      if (outcome.kind === 'done') {
-        const identity = await this.drives.identityOf(entry.folder);
-        this.update(entry, await savedChange(target, outcome.value.sha256, this.now(), identity), true);
-      } else if (outcome.kind === 'disk-full') {
-        await this.pauseForFullDisk(entry);
-      } else if (outcome.kind === 'failed') {
-        this.update(entry, { state: 'failed', attempts: outcome.attempts, reason: outcome.reason }, true);
-      }
-    } catch (error) {
-      this.update(entry, { state: 'failed', reason: describeFailure(error) }, true);
-    } finally {
-      end();
-      this.progress.stopMeasuring(id);
-      // Read afresh: pause, cancel and dispose change it while the download runs.
-      const state = (): DownloadEntry['state'] => entry.state;
-      if (this.disposed && state() === 'downloading') entry.state = 'queued';
-      await this.store.save([entry]);
-      if (FINISHED.has(state()) && state() !== 'cancelled') this.options.onEnd?.(this.progress.view(entry));
-      // Back in line (a full disk, or resumed while this run was winding down): it runs again when
-      // the queue does; run() ignores duplicates.
-      if (state() === 'queued' && !this.disposed) this.schedule(id);
-      this.window.refill();
-    }
+  private run(id: string, received: () => void): Promise<void> {
+    const { entries, running, fullDisks, drives, progress, window, limit, options } = this;
+    const host: RunHost = {
+      ...{ entries, running, fullDisks, drives, progress, window, limit, options },
+      now: this.now,
+      disposed: () => this.disposed,
+      update: (entry, change, emit) => this.update(entry, change, emit),
+      release: (entry) => this.release(entry),
+      schedule: (next) => this.schedule(next),
+    };
+    return runDownload(host, id, received);
   }
 
-  /** Only the downloads writing to that disk wait; the others (the archive on another disk) go on. */
-  private async pauseForFullDisk(entry: DownloadEntry): Promise<void> {
-    const reason = await this.fullDisks.markFull(entry.folder);
-    this.options.log?.warn('downloads paused: disk full', { folder: entry.folder });
-    // Back in line with what its `.part` kept (more came than the disk took); it resumes from there.
-    this.update(entry, { state: 'queued', reason, bytes: await keptBytes(entry) }, true);
-  }
-
+  /**
+   * Changes an entry, held from now on (indexed anew: HeldDownloads); `emit` shows and writes it, and an
+   * entry that ended is let go once written. Unwritten changes (a transfer's bytes) keep it held.
+   */
   private update(entry: DownloadEntry, change: Partial<DownloadEntry>, emit: boolean): void {
     Object.assign(entry, change, { updatedAt: this.now() });
-    if (this.entries.get(entry.id) === entry) this.entries.set(entry.id, entry); // indexed anew (HeldDownloads)
-    if (emit) {
-      this.progress.changed(entry, true);
-      void this.store.save([entry]);
-    }
+    this.entries.set(entry.id, entry);
+    if (!emit) return;
+    this.progress.changed(entry, true);
+    void this.store.save([entry]);
+    this.release(entry);
   }
 
-  /** The entry held, or one of the backlog taken in by its id (its row was shown). */
+  /**
+   * An ended entry leaves memory once every change asked so far is written: what is asked of the record
+   * from then on finds it as it is. Still held if it changed meanwhile (resumed, running again), or if
+   * its write failed and waits for the next (the record is not the truth yet).
+   */
+  private release(entry: DownloadEntry): void {
+    if (!FINISHED.has(entry.state)) return;
+    void this.store.written().then(() => {
+      const held = this.entries.get(entry.id) === entry && FINISHED.has(entry.state);
+      if (!held || this.running.has(entry.id) || this.store.unwritten(entry.id)) return;
+      this.entries.delete(entry.id);
+      this.queueRun.letGo(entry);
+    });
+  }
+
+  /**
+   * The entry held; else one of the backlog taken in by its id (its row was shown), or one the record
+   * keeps (a copy to fetch again, a failed download to resume): held from now on, let go again if it
+   * stays ended.
+   */
   private require(id: string): DownloadEntry {
     let entry = this.entries.get(id);
     if (!entry) {
-      entry = this.window.takeOne(id) ?? undefined;
+      entry = this.window.takeOne(id) ?? this.options.store.lookups.get(id) ?? undefined;
       if (entry) this.entries.set(id, entry);
+      if (entry) this.release(entry);
     }
     if (!entry) throw new Error(`No download with id ${id}.`);
     return entry;

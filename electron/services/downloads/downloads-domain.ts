@@ -94,7 +94,8 @@ export function createDownloadsService(
  */
 function watchCopies(base: DownloadsHost, service: DownloadsService, notifications: () => boolean): CopyWatcher {
   const watcher = new CopyWatcher({
-    copies: () => service.manager.list((entry) => entry.savedPath !== null),
+    copies: () => service.manager.lookup.copies(),
+    copiesUnder: (folder) => service.manager.lookup.copiesUnder(folder),
     check: async (ids) => {
       const moved = await service.checkCopies({ deep: false, ids });
       const { restoreLost } = service.preferences.get();
@@ -105,7 +106,7 @@ function watchCopies(base: DownloadsHost, service: DownloadsService, notificatio
   });
   // A copy saved in a folder not watched yet gets its folder watched.
   service.changes.add((view) => {
-    if (view.state === 'saved') watcher.followSoon();
+    if (view.state === 'saved' && view.savedPath !== null) watcher.followSoon(dirname(view.savedPath));
   });
   return watcher;
 }
@@ -233,12 +234,14 @@ export function createDownloadsDomain(
       },
       'downloads.ofJobs': async (jobIds) => {
         await service.ready;
-        return jobIds.flatMap((jobId) => manager.forJob(jobId).reverse());
+        return manager.lookup.ofJobs(jobIds).flatMap((entries) => entries.reverse());
       },
+      // Each copy found lost is written and sent as a `downloads.changed` as it is found (verifySaved).
       'downloads.check': async () => {
         await service.ready;
-        await service.checkCopies({ deep: false });
-        return manager.list();
+        const tally = { checked: 0 };
+        const moved = await service.checkCopies({ deep: false, tally });
+        return { checked: tally.checked, lost: moved.filter((m) => m.state !== 'saved').length };
       },
       'downloads.pauseAll': async () => manager.pauseAll(),
       'downloads.cancelAll': async () => manager.cancelAll(),

@@ -8,6 +8,8 @@ import type { Logger, RecordStoreFactory } from '../host/types';
 import { downloadPreferencesSpec } from './download-preferences';
 import { DownloadManager, type EnqueueRequest } from './download-manager';
 import { savedCopyAmong } from './queue-file';
+import { copyAmong } from './recorded-downloads';
+import type { CheckRequest } from './copy-check';
 import type { DownloadRecords } from './queue-records';
 import { jobFile, unavailableReason, type JobFile } from './job-files';
 import { checkSaveFolder, type FolderCheck } from './save-folder';
@@ -102,7 +104,7 @@ export class DownloadsService {
       onTotals: deps.onTotals,
       onEnd: (view) => {
         this.ends.ended(view);
-        runEnded(view, (run) => this.manager.countStates((d) => d.batchId === run), this.told, deps.notify);
+        runEnded(view, (run) => this.manager.lookup.countRun(run), this.told, deps.notify);
       },
       prepare: (entry) => this.prepare(entry),
     });
@@ -121,7 +123,7 @@ export class DownloadsService {
    * reads what `studio download` saved, and the other way round); null when there is none.
    */
   async savedCopyOf(url: string): Promise<string | null> {
-    const own = await this.manager.savedCopyOf(url);
+    const own = await this.manager.lookup.savedCopyOf(url);
     // The command line's old queue: an indexed lookup of this link, not a read of the queue.
     return own ?? savedCopyAmong(await this.deps.records.reader.savedFrom(url, 'cli'), url);
   }
@@ -182,7 +184,8 @@ export class DownloadsService {
     template: string,
   ): Promise<{ jobId: string; name: string | null; reason: string | null; bytes: number | null }[]> {
     const sizes = new Map<string, number>();
-    for (const entry of this.manager.list())
+    // The jobs' own downloads (one indexed question), not every entry of the queue.
+    for (const entry of this.manager.lookup.ofJobs(jobIds).flat().reverse())
       if (entry.state === 'saved' || entry.totalBytes !== null) sizes.set(entry.url, entry.totalBytes ?? entry.bytes);
     return (await this.files(jobIds, template)).map((file) =>
       file.ok
@@ -207,13 +210,14 @@ export class DownloadsService {
     const result: StartResult = { queued: [], skipped: [], already: [], copies: 0 };
     // In the order asked: an earlier download of the same job, or a new one (queued together below).
     const slots: (DownloadView | EnqueueRequest)[] = [];
+    const recorded = this.manager.lookup.byJob(files.flatMap((file) => (file.ok ? [file.jobId] : [])));
     for (const file of files) {
       if (!file.ok) {
         result.skipped.push({ jobId: file.jobId, reason: file.reason });
         continue;
       }
-      const earlier = this.manager.forJob(file.jobId);
-      const existing = await this.takeUpEarlier(file.jobId, folder, file.relativeName);
+      const earlier = recorded.get(file.jobId) ?? [];
+      const existing = await this.takeUpEarlier(file.jobId, folder, file.relativeName, earlier);
       if (existing) {
         if (existing.state === 'saved') result.already.push(existing.id);
         slots.push(existing);
@@ -291,9 +295,9 @@ export class DownloadsService {
       // It may be on its way back already (the archive's check found it missing): a second download to
       // the same name would race it.
       if (copy.downloadId) await this.manager.verifySaved({ deep: false, ids: [copy.downloadId] });
-      const [lost] = copy.downloadId
-        ? this.manager.list((d) => d.id === copy.downloadId)
-        : [this.manager.copyAt(copy.jobId, resolve(copy.folder), copy.relativeName)].filter((d) => d !== undefined);
+      const lost = copy.downloadId
+        ? this.manager.lookup.find(copy.downloadId)
+        : this.manager.lookup.copyAt(copy.jobId, resolve(copy.folder), copy.relativeName);
       if (lost && (lost.state === 'missing' || (lost.state === 'changed' && NAMED_BY_OWNER.has(lost.origin))))
         inPlace.push(this.manager.refetch(lost.id, `The saved copy was ${lost.state}; fetching it again.`));
       else if (lost && (lost.state === 'paused' || lost.state === 'failed')) inPlace.push(this.manager.resume(lost.id));
@@ -308,10 +312,16 @@ export class DownloadsService {
 
   /**
    * The earlier download of this job into this folder under this name, set going again where it needs
-   * to: fetched again if its file went missing, resumed if it stopped. Null when there is none.
+   * to: fetched again if its file went missing, resumed if it stopped. Null when there is none. `known`:
+   * the job's entries, newest first, when the caller asked for a page of jobs at once (byJob).
    */
-  async takeUpEarlier(jobId: string, folder: string, relativeName: string): Promise<DownloadView | null> {
-    const existing = this.manager.copyAt(jobId, folder, relativeName);
+  async takeUpEarlier(
+    jobId: string,
+    folder: string,
+    relativeName: string,
+    known = this.manager.forJob(jobId),
+  ): Promise<DownloadView | null> {
+    const existing = copyAmong(known, folder, relativeName);
     if (!existing) return null;
     let state = existing.state;
     if (state === 'saved')
@@ -326,17 +336,18 @@ export class DownloadsService {
    * job's link works, each copy found missing (under its own name) or changed (beside it: the changed
    * file is the user's and is left alone). A copy on a drive that is missing is not fetched again: the
    * folder it was in is an empty mount point, or would be made on the system disk. `ids` checks only
-   * those copies (a folder the watcher saw change). Answers the copies whose state changed.
+   * those copies (a folder the watcher saw change). Answers the copies whose state changed; `tally`
+   * counts every copy looked at.
    */
-  async checkCopies({ deep, ids }: { deep: boolean; ids?: readonly string[] }): Promise<DownloadView[]> {
+  async checkCopies({ deep, ids, tally }: CheckRequest): Promise<DownloadView[]> {
     const drives = this.manager.drives;
     const wasGone = new Set(drives.missingFolders());
     const back = await this.manager.checkDrives();
     // A drive found gone (or back) changes what every copy on it is: they are looked at now, with the
     // folders asked about, so the rows say so with the banner (a drive can go without its watch hearing).
     const turned = new Set([...back, ...drives.missingFolders().filter((f) => !wasGone.has(f))]);
-    const onTurned = turned.size > 0 && ids ? this.manager.list((e) => turned.has(e.folder)).map((e) => e.id) : [];
-    const moved = await this.manager.verifySaved({ deep, ids: ids && [...new Set([...ids, ...onTurned])] });
+    const onTurned = turned.size > 0 && ids ? this.manager.lookup.copiesIn([...turned]).map((e) => e.id) : [];
+    const moved = await this.manager.verifySaved({ deep, ids: ids && [...new Set([...ids, ...onTurned])], tally });
     const now = this.now();
     const again: EnqueueRequest[] = [];
     const { restoreLost } = this.preferences.get();
@@ -365,7 +376,7 @@ export class DownloadsService {
   /** The path of a saved copy, checked to be the file written just now; null when it is not. */
   async verifiedPath(id: string): Promise<string | null> {
     await this.manager.verifySaved({ deep: false, ids: [id] });
-    const [entry] = this.manager.list((d) => d.id === id);
+    const entry = this.manager.lookup.find(id);
     return entry?.state === 'saved' ? entry.savedPath : null;
   }
 

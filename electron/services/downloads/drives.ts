@@ -53,21 +53,32 @@ async function volumeOf(path: string, dev: number, read: StatDevice): Promise<st
   return made > 0 ? `${dev}:${Math.round(made)}` : null;
 }
 
+/** A folder copies were saved in and the drive (device, volume) one of them was saved on. */
+export type RecordedDrive = Pick<DownloadEntry, 'folder' | 'folderDev' | 'folderVolume'>;
+
 /**
  * Folders whose drive is gone. A folder's device is recorded with each copy saved there (`folderDev`);
  * when a write into the folder would now land on another device, the drive holding it was unplugged or
  * unmounted, and its mount point (an empty folder on the system disk) or the parent mkdir would create it
  * in is not the place the user chose. Saving there waits until the drive is back, and a copy there is
  * not fetched again into the empty folder (the issue: 97 files refilled on the system disk).
+ *
+ * It keeps each folder's drives, not its copies: read from the record once, before the first check (a
+ * million copies are a few folders on a few drives), then told of each copy saved (saw).
  */
 export class MissingDrives {
   private readonly missing = new Map<string, string>();
+  /** Each folder's drives, by `dev` and volume. */
+  private readonly folders = new Map<string, Map<string, RecordedDrive>>();
+  private reading: Promise<void> | null = null;
 
   constructor(
-    private readonly entries: () => Iterable<DownloadEntry>,
+    private readonly recorded: () => AsyncIterable<RecordedDrive> | Iterable<RecordedDrive>,
     /** The set of missing drives changed (the queue's banner follows it). */
     private readonly changed: () => void,
     private readonly read: StatDevice = statOrNull,
+    /** The copies saved in a folder, looked at when its drive seems another (see check). */
+    private readonly copiesIn: (folder: string) => Iterable<DownloadEntry> = () => [],
   ) {}
 
   /** The device of a folder a copy was just saved in, to record with it; null when it cannot be read. */
@@ -81,21 +92,34 @@ export class MissingDrives {
     return { folderDev: landing?.dev ?? null, folderVolume: landing?.volume ?? null };
   }
 
+  /** A copy was saved (or adopted) with its folder's drive: that folder is checked against it from now on. */
+  saw(copy: RecordedDrive): void {
+    if (copy.folderDev == null) return;
+    const drives = this.folders.get(copy.folder) ?? new Map<string, RecordedDrive>();
+    drives.set(`${copy.folderDev}\0${copy.folderVolume ?? ''}`, {
+      folder: copy.folder,
+      folderDev: copy.folderDev,
+      folderVolume: copy.folderVolume ?? null,
+    });
+    this.folders.set(copy.folder, drives);
+  }
+
   /** Why saving into this folder waits (its drive is missing), or null; remembered for known(). */
   async check(folder: string): Promise<string | null> {
-    const recorded = this.recorded(folder);
+    await this.readRecorded();
+    const recorded = [...(this.folders.get(folder)?.values() ?? [])];
     let reason: string | null = null;
     if (recorded.length > 0) {
       const now = await landingDevice(folder, this.read);
       // The same device, and the same volume where both were told: another volume at the mount point
       // (another drive, a fresh file system) is not the drive the copies were saved on.
-      const same = (e: DownloadEntry, at: Landing) =>
+      const same = (e: RecordedDrive, at: Landing) =>
         e.folderDev === at.dev && (e.folderVolume == null || at.volume === null || e.folderVolume === at.volume);
       if (now === null || !recorded.some((e) => same(e, now))) {
         // A drive plugged in again can come back under another device number: finding the copies saved
-        // on it says it is the same drive, whose new number is then recorded.
-        if (now?.exists && (await this.holdsItsCopies(recorded)))
-          for (const e of recorded) Object.assign(e, { folderDev: now.dev, folderVolume: now.volume });
+        // on it says it is the same drive, whose new number is then known.
+        if (now?.exists && (await this.holdsItsCopies(folder)))
+          this.saw({ folder, folderDev: now.dev, folderVolume: now.volume });
         else reason = driveMissingReason(folder);
       }
     }
@@ -108,10 +132,9 @@ export class MissingDrives {
 
   /** Checks every folder that holds recorded copies; answers the folders whose drive came back. */
   async checkAll(): Promise<string[]> {
-    const folders = new Set<string>();
-    for (const entry of this.entries()) if (entry.folderDev != null) folders.add(entry.folder);
+    await this.readRecorded();
     const back: string[] = [];
-    for (const folder of new Set([...folders, ...this.missing.keys()])) {
+    for (const folder of new Set([...this.folders.keys(), ...this.missing.keys()])) {
       const was = this.missing.has(folder);
       if ((await this.check(folder)) === null && was) back.push(folder);
     }
@@ -133,16 +156,18 @@ export class MissingDrives {
     return this.missing.size > 0 ? [...this.missing.values()].join(' ') : null;
   }
 
-  /** Copies saved in this folder with a recorded device. */
-  private recorded(folder: string): DownloadEntry[] {
-    const out: DownloadEntry[] = [];
-    for (const entry of this.entries()) if (entry.folder === folder && entry.folderDev != null) out.push(entry);
-    return out;
+  /** The drives of the copies recorded, read once (those saved since are told by saw()). */
+  private readRecorded(): Promise<void> {
+    // A record that cannot be read (closed at shutdown) leaves what was read: checks go on with it.
+    this.reading ??= (async () => {
+      for await (const copy of this.recorded()) this.saw(copy);
+    })().catch(() => undefined);
+    return this.reading;
   }
 
-  private async holdsItsCopies(entries: readonly DownloadEntry[]): Promise<boolean> {
-    for (const entry of entries) {
-      if (entry.savedPath === null || entry.state === 'cancelled') continue;
+  private async holdsItsCopies(folder: string): Promise<boolean> {
+    for (const entry of this.copiesIn(folder)) {
+      if (entry.savedPath === null || entry.state === 'cancelled' || entry.folderDev == null) continue;
       const info = await stat(entry.savedPath).catch(() => null);
       if (info?.isFile() && info.size === entry.bytes) return true;
     }

@@ -1,41 +1,37 @@
 import { resolve } from 'node:path';
 import type { DownloadEntry } from '../../common/bridge/downloads';
-import { FINISHED } from './queue-names';
-import type { QueueRecord } from './queue-records';
+import type { QueueLookups } from './queue-records';
 
 /**
- * Which ended downloads the manager holds in memory. A worker saves a copy for every row it makes, for
- * days: once a row is reported its copies leave memory (letGo), and the record keeps them. Whatever
- * looks at a path where such a copy may be (a row made again into the same file) takes the recorded
- * copies there back first (takeBackAt), so a file the studio saved is never taken for a stranger's.
+ * The facts of a copy the studio saved at a path, for a worker that reports the file it made (its bytes
+ * and the hash taken as they were written): what the manager holds first (a copy saved this moment,
+ * not written yet), then the record, where every other copy is.
  */
 export class HeldCopies {
   constructor(
     private readonly held: Map<string, DownloadEntry>,
-    private readonly record: Pick<QueueRecord, 'savedAt'>,
+    private readonly record: Pick<QueueLookups, 'savedAt'>,
   ) {}
 
-  /** These jobs' ended downloads leave memory (one under way stays). */
-  letGo(jobIds: Iterable<string>): void {
-    const jobs = new Set(jobIds);
-    for (const [id, entry] of this.held) if (jobs.has(entry.jobId) && FINISHED.has(entry.state)) this.held.delete(id);
-  }
-
   /**
-   * The copy held as saved at `path`: its bytes and the hash taken as they were written, with the file's
-   * time then (null: none held there, or saved before hashes were kept).
+   * The copy held or recorded as saved at `path`: its bytes and the hash taken as they were written,
+   * with the file's time then (null: none there, or saved before hashes were kept).
    */
   savedAt(path: string): { bytes: number; sha256: string; mtimeMs: number } | null {
     const target = resolve(path);
-    for (const { state, savedPath, bytes, sha256, mtimeMs } of this.held.values()) {
-      if (state !== 'saved' || savedPath === null || sha256 === null || mtimeMs === null) continue;
-      if (resolve(savedPath) === target) return { bytes, sha256, mtimeMs };
+    const facts = (entry: DownloadEntry) => {
+      const { state, savedPath, bytes, sha256, mtimeMs } = entry;
+      if (state !== 'saved' || savedPath === null || sha256 === null || mtimeMs === null) return null;
+      return resolve(savedPath) === target ? { bytes, sha256, mtimeMs } : null;
+    };
+    for (const entry of this.held.values()) {
+      const found = facts(entry);
+      if (found) return found;
+    }
+    for (const entry of this.record.savedAt(target)) {
+      const found = !this.held.has(entry.id) && facts(entry);
+      if (found) return found;
     }
     return null;
-  }
-
-  /** The recorded copies at this path that are not in memory, held again (a read of the record). */
-  takeBackAt(path: string): void {
-    for (const entry of this.record.savedAt(path)) if (!this.held.has(entry.id)) this.held.set(entry.id, entry);
   }
 }

@@ -1,11 +1,11 @@
 import type { DownloadEntry } from '../../common/bridge/downloads';
 
 /**
- * The download entries the manager holds, by id, and also by job and by the path a copy was saved at:
- * every row a run saves asks for its job's copies and for the copies at its file, and a look through
- * every entry held (a studio following a run holds a copy of each row) made each save slower as the
- * run went on. A Map, so everything that reads the entries reads them as before; only `set`, `delete`
- * and `clear` also keep the indexes. An entry changed in place (its copy saved) is set again to be
+ * The download entries the manager holds (those under way, and ended ones until written), by id, and
+ * also by job and by the path a copy was saved at: what the record answers for a job or a path is laid
+ * under these, and a look through every entry held for each answer grows with a run's window. A Map,
+ * so everything that reads the entries reads them as before; only `set`, `delete` and `clear` also keep
+ * the indexes. An entry changed in place (its copy saved) is set again to be
  * indexed anew: the keys it was indexed under are remembered, not read from the changed entry.
  */
 export class HeldDownloads extends Map<string, DownloadEntry> {
@@ -38,14 +38,6 @@ export class HeldDownloads extends Map<string, DownloadEntry> {
   /** The entries of one job, newest first. */
   ofJob(jobId: string): DownloadEntry[] {
     return this.pick(this.byJob.get(jobId)).sort((a, b) => b.createdAt - a.createdAt);
-  }
-
-  /** The newest entry that keeps this job's copy under this name in this folder (the name asked for). */
-  copyAt(jobId: string, folder: string, name: string): DownloadEntry | undefined {
-    const holds = (e: DownloadEntry) => e.state !== 'cancelled' && e.state !== 'changed';
-    return this.ofJob(jobId).find(
-      (e) => e.folder === folder && (e.requestedName ?? e.relativeName) === name && holds(e),
-    );
   }
 
   /** The entries whose copy was saved at this path. */

@@ -12,7 +12,7 @@ export type QueueName = 'studio' | 'cli';
  * every copy saved, so it grows with the work.
  */
 export interface QueueRecord {
-  /** The queue as last recorded (once, at the start). */
+  /** The downloads under way as last recorded (queued, running, paused; not the backlog), once, at the start. */
   load(): DownloadEntry[];
   /**
    * Records these entries as they are now, after the writes under way. `durable: false` survives the
@@ -22,10 +22,40 @@ export interface QueueRecord {
   /** Settles once every write asked for so far is done. */
   written(): Promise<void>;
   close(): Promise<void>;
-  /** The copies recorded at this path (saved, missing or changed): a scan, asked only for a file already there. */
-  savedAt(path: string): DownloadEntry[];
+  /** Whether this entry's last change is not in the record (a commit failed and kept it, or none is written here). */
+  unwritten(id: string): boolean;
   /** The entries that wait in the record and are not loaded (see QueueBacklog). */
   readonly backlog: QueueBacklog;
+  /** The entries recorded and not held (ended ones), asked for as needed (see QueueLookups). */
+  readonly lookups: QueueLookups;
+}
+
+/**
+ * The studio's queue's entries as committed, each question one indexed statement: the manager holds
+ * only the downloads under way and lays what it holds over these answers (its own is the newer).
+ * None of them answers the backlog's entries (QueueBacklog does).
+ */
+export interface QueueLookups {
+  get(id: string): DownloadEntry | null;
+  /** These jobs' entries, in the queue's order. */
+  ofJobs(jobIds: readonly string[]): DownloadEntry[];
+  /** The copies saved from this link, newest first. */
+  savedFrom(url: string): DownloadEntry[];
+  /** The entries whose copy was saved at this path. */
+  savedAt(path: string): DownloadEntry[];
+  /** The state of each entry of one download run (its batch id). */
+  ofBatch(batchId: string): { id: string; state: string }[];
+  /** Up to `limit` copies (saved, missing, changed) after the row `afterRow` (0: from the first), in row order. */
+  copies(afterRow: number, limit: number): { row: number; entry: DownloadEntry }[];
+  /** The folder and drive (device, volume) of up to `limit` copies after the row `afterRow`, in row order. */
+  drives(
+    afterRow: number,
+    limit: number,
+  ): { row: number; folder: string; folderDev: number; folderVolume: string | null }[];
+  /** The jobs with an entry no longer kept (missing, changed, failed or cancelled). */
+  lostJobs(): string[];
+  /** The copies saved in this folder or below it (by the saved path's prefix). */
+  copiesUnder(folder: string): DownloadEntry[];
 }
 
 /** The recorded entries as a reader beside the queue's owner finds them (nothing is written). */
@@ -36,6 +66,8 @@ export interface QueueReader {
   savedFrom(url: string, queue: QueueName): Promise<DownloadEntry[]>;
   /** The entries of a queue for these jobs (a lookup by job, not a read of the queue), in the queue's order. */
   ofJobs(jobIds: readonly string[], queue: QueueName): Promise<DownloadEntry[]>;
+  /** The entries of a queue fetching or saved from these links (a lookup by link), in the queue's order. */
+  ofLinks(urls: readonly string[], queue: QueueName): Promise<DownloadEntry[]>;
 }
 
 /** A queue's record, its owner's store and the reader of both queues. */

@@ -86,8 +86,6 @@ export class ResultCopies {
     const target = resolve(request.path);
     const job = this.deps.job(request.jobId);
     if (!job) throw new Error('No such job in the library.');
-    // A file already there may be a copy memory let go of (HeldCopies): the record is asked for it.
-    if (existsSync(target)) manager.copies.takeBackAt(target);
     const mine = manager.forJob(job.id).filter((d) => sameFile(d, target) && d.state !== 'cancelled');
     const known = mine[0];
     if (known) {
@@ -136,11 +134,8 @@ export class ResultCopies {
    */
   async forget(path: string, keepJob?: string): Promise<void> {
     const target = resolve(path);
-    // Filtered before viewed: a view is a copy, and the record holds every copy ever saved.
-    const gone = this.deps.manager.list(
-      (d) => d.jobId !== keepJob && d.savedPath === target && COPY_STATES.has(d.state),
-      target,
-    );
+    const there = this.deps.manager.lookup.savedAt(target);
+    const gone = there.filter((d) => d.jobId !== keepJob && COPY_STATES.has(d.state));
     await this.deps.manager.adopt(
       gone.map((d) => ({
         ...DownloadEntry.parse(d),
@@ -163,27 +158,31 @@ export class ResultCopies {
    */
   async checked(jobIds: Iterable<string>): Promise<DownloadView[]> {
     await this.deps.ready();
-    const wanted = new Set(jobIds);
-    const mine = (d: Pick<DownloadView, 'jobId'>) => wanted.has(d.jobId);
-    await this.deps.manager.verifySaved({ deep: false, ids: this.deps.manager.list(mine).map((d) => d.id) });
-    return this.deps.manager.list(mine);
+    const { manager } = this.deps;
+    const ids = [...new Set(jobIds)];
+    const entries = () => manager.lookup.ofJobs(ids).flatMap((each) => each.reverse());
+    await manager.verifySaved({ deep: false, ids: entries().map((d) => d.id) });
+    return entries();
   }
 
   /** The recorded copies saved in this folder, each checked against the disk first. */
   async inFolder(folder: string): Promise<DownloadView[]> {
     await this.deps.ready();
+    const { manager } = this.deps;
     const dir = resolve(folder);
-    const mine = (d: Pick<DownloadView, 'savedPath'>) => d.savedPath !== null && dirname(d.savedPath) === dir;
-    await this.deps.manager.verifySaved({ deep: false, ids: this.deps.manager.list(mine).map((d) => d.id) });
-    return this.deps.manager.list(mine);
+    // A walk of the record's copies, a page at a time: only this folder's are kept.
+    const ids: string[] = [];
+    for (const copy of manager.lookup.copies())
+      if (copy.savedPath !== null && dirname(copy.savedPath) === dir) ids.push(copy.id);
+    await manager.verifySaved({ deep: false, ids });
+    return ids.flatMap((id) => manager.lookup.find(id) ?? []);
   }
 
   /** Something is at `target` and the record holds no intact copy there (a file the studio did not save). */
   async foreignFile(path: string): Promise<boolean> {
     const target = resolve(path);
     if (!existsSync(target)) return false;
-    this.deps.manager.copies.takeBackAt(target);
-    const there = this.deps.manager.list((d) => d.savedPath === target && COPY_STATES.has(d.state));
+    const there = this.deps.manager.lookup.savedAt(target).filter((d) => COPY_STATES.has(d.state));
     if (there.length === 0) return true;
     await this.deps.manager.verifySaved({ deep: false, ids: there.map((d) => d.id) });
     return !there.some((d) => this.deps.manager.get(d.id).state === 'saved');

@@ -98,6 +98,7 @@ async function queuePage(
   const waiting = new Map<string, DownloadEntry[]>();
   for (const entry of manager.window.ofJobs(files.flatMap((f) => (f.ok ? [f.jobId] : []))))
     waiting.set(entry.jobId, [...(waiting.get(entry.jobId) ?? []), entry]);
+  const recorded = service.manager.lookup.byJob(files.flatMap((f) => (f.ok ? [f.jobId] : [])));
   const requests: EnqueueRequest[] = [];
   for (const [index, file] of files.entries()) {
     if (index > 0 && index % JOBS_A_TURN === 0) await yieldTurn();
@@ -105,7 +106,7 @@ async function queuePage(
       result.skipped.push({ jobId: file.jobId, reason: file.reason });
       continue;
     }
-    const earlier = await service.takeUpEarlier(file.jobId, to.folder, file.relativeName);
+    const earlier = await service.takeUpEarlier(file.jobId, to.folder, file.relativeName, recorded.get(file.jobId));
     const inBacklog = (waiting.get(file.jobId) ?? []).find(
       (e) => e.folder === to.folder && (e.requestedName ?? e.relativeName) === file.relativeName,
     );

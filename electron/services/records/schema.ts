@@ -221,6 +221,17 @@ export const MIGRATIONS: readonly string[] = [
    UPDATE run_rows SET state = json_extract(record, '$.state'), take = json_extract(record, '$.take')
      WHERE json_valid(record);
    CREATE INDEX run_rows_states ON run_rows (kind, run_id, state, take, row);`,
+  // 12: the download manager holds only the downloads under way (the open ones, found at its start by
+  // downloads_open) and asks the table for every other entry when it needs one: the copies at a path
+  // (a file the studio may have saved, and the copies in a folder, by the path's prefix), a run's entries
+  // by its batch id (is the run over, how did it end), the copies a page at a time for the copy check
+  // (downloads_copies, walked by rowid), and the jobs with a copy lost (downloads_lost, read whole: the
+  // job ids alone, not a million entries' JSON). Partial where a question names the states.
+  `CREATE INDEX downloads_open ON downloads (queue, state) WHERE state IN ('queued', 'downloading', 'paused');
+   CREATE INDEX downloads_copies ON downloads (queue) WHERE state IN ('saved', 'missing', 'changed');
+   CREATE INDEX downloads_by_path ON downloads (json_extract(entry, '$.savedPath'));
+   CREATE INDEX downloads_by_batch ON downloads (json_extract(entry, '$.batchId'));
+   CREATE INDEX downloads_lost ON downloads (queue, job_id) WHERE state IN ('missing', 'changed', 'failed', 'cancelled');`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

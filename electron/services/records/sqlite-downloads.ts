@@ -4,7 +4,8 @@ import { savedCopyAmong } from '../downloads/queue-file';
 import type { QueueName, QueueReader, QueueRecord } from '../downloads/queue-records';
 import type { Logger } from '../host/types';
 import { openRecordsDatabase, type RecordsDatabase } from './database';
-import { BACKLOG, BACKLOG_PAUSED, SqliteDownloadBacklog, stateColumn } from './download-backlog';
+import { SqliteDownloadBacklog, stateColumn } from './download-backlog';
+import { SqliteDownloadLookups } from './download-lookups';
 import { TurnCommits } from './turn-commits';
 
 const COLUMNS = '(queue, id, job_id, url, state, updated_at, entry) VALUES (?, ?, ?, ?, ?, ?, ?)';
@@ -21,15 +22,17 @@ const ALL = 'SELECT entry FROM downloads WHERE queue = ? ORDER BY rowid';
  */
 export const OF_JOBS = `SELECT entry FROM downloads INDEXED BY downloads_by_job
   WHERE job_id IN (SELECT value FROM json_each(?)) AND queue = ? ORDER BY rowid`;
-/** What the manager holds at its start: every row but the backlog, which it takes in a few at a time. */
-const HELD = `SELECT entry FROM downloads WHERE queue = ? AND state NOT IN ('${BACKLOG}', '${BACKLOG_PAUSED}')
+/** Some links' entries, found by `downloads_by_url` (the links come as one JSON array). */
+export const OF_LINKS = `SELECT entry FROM downloads INDEXED BY downloads_by_url
+  WHERE url IN (SELECT value FROM json_each(?)) AND queue = ? ORDER BY rowid`;
+/**
+ * What the manager holds at its start: the downloads under way (downloads_open). The backlog it takes in
+ * a few at a time; an ended entry it asks for when it needs it (SqliteDownloadLookups).
+ */
+export const HELD = `SELECT entry FROM downloads WHERE queue = ? AND state IN ('queued', 'downloading', 'paused')
   ORDER BY rowid`;
 const SAVED_FROM = `SELECT entry FROM downloads WHERE url = ? AND state = 'saved' AND queue = ?
   ORDER BY updated_at DESC`;
-
-/** No index: asked only for a file already at a path that memory holds no copy at (HeldCopies.takeBackAt). */
-const SAVED_AT = `SELECT entry FROM downloads WHERE queue = 'studio' AND state IN ('saved', 'missing', 'changed')
-  AND json_extract(entry, '$.savedPath') = ?`;
 
 /** The row's values in PUT_DOWNLOAD's order (an entry not named yet is in the backlog: stateColumn). */
 export function downloadValues(queue: QueueName, entry: DownloadEntry): (string | number)[] {
@@ -60,6 +63,7 @@ export class SqliteDownloadQueue implements QueueRecord {
   private kept = new Map<string, DownloadEntry>();
   private statement: Database.Statement<unknown[]> | null = null;
   readonly backlog: SqliteDownloadBacklog;
+  readonly lookups: SqliteDownloadLookups;
 
   constructor(
     /** null: a reader beside a folder that has no database yet. */
@@ -67,6 +71,7 @@ export class SqliteDownloadQueue implements QueueRecord {
     private readonly log?: Logger,
   ) {
     this.backlog = new SqliteDownloadBacklog(database, (rows) => parsedRows(rows, log));
+    this.lookups = new SqliteDownloadLookups(database, (rows) => parsedRows(rows, log));
     this.commits = new TurnCommits(database && !database.readOnly ? database.db : null, {
       empty: () => ({ entries: new Map(), durable: false }),
       durable: (batch) => batch.durable || this.kept.size > 0,
@@ -84,9 +89,9 @@ export class SqliteDownloadQueue implements QueueRecord {
     return parsedRows(this.database.db.prepare(HELD).raw().all('studio') as unknown[][], this.log);
   }
 
-  savedAt(path: string): DownloadEntry[] {
-    if (!this.database) return [];
-    return parsedRows(this.database.db.prepare(SAVED_AT).raw().all(path) as unknown[][], this.log);
+  /** Beside the owner nothing is written: every change stays this process's, held in its memory. */
+  unwritten(id: string): boolean {
+    return !this.database || this.database.readOnly || this.kept.has(id);
   }
 
   /** Settles once the turn is committed; a failure is logged and its entries kept, not thrown. */
@@ -145,6 +150,10 @@ export class SqliteQueueReader implements QueueReader {
     return jobIds.length === 0 ? [] : this.lookup(OF_JOBS, JSON.stringify(jobIds), queue);
   }
 
+  async ofLinks(urls: readonly string[], queue: QueueName): Promise<DownloadEntry[]> {
+    return urls.length === 0 ? [] : this.lookup(OF_LINKS, JSON.stringify(urls), queue);
+  }
+
   /** The entries one indexed question finds; none (with a log line) when the record cannot be read. */
   private lookup(sql: string, ...args: unknown[]): DownloadEntry[] {
     if (!this.database) return [];
@@ -180,6 +189,10 @@ export class FolderQueueReader implements QueueReader {
 
   ofJobs(jobIds: readonly string[], queue: QueueName): Promise<DownloadEntry[]> {
     return this.read((reader) => reader.ofJobs(jobIds, queue));
+  }
+
+  ofLinks(urls: readonly string[], queue: QueueName): Promise<DownloadEntry[]> {
+    return this.read((reader) => reader.ofLinks(urls, queue));
   }
 
   private async read(read: (reader: QueueReader) => Promise<DownloadEntry[]>): Promise<DownloadEntry[]> {

@@ -201,7 +201,7 @@ describe('local files named on the command line, run through the studio that own
     expect(readdirSync(join(here, 'saved'))).toHaveLength(1);
     // The Library's Downloads list it (the owner's archive may be saving its own copy beside it).
     expect(
-      (await owner.call('downloads.list'))
+      (await owner.call('downloads.ofJobs', [job.id]))
         .filter((d) => d.jobId === job.id && d.state === 'saved')
         .map((d) => d.savedPath),
     ).toContain(saved.path);
@@ -214,12 +214,14 @@ describe('local files named on the command line, run through the studio that own
     // The owner's archive saves its own copy in the background once the job completes: wait for it, or
     // it could land after the copies are deleted below and leave the result not missing at all.
     await until("the owner's archive copy of the result to be saved", async () =>
-      (await owner.call('downloads.list')).some(
+      (await owner.call('downloads.ofJobs', [job.id])).some(
         (d) => d.jobId === job.id && d.origin === 'archive' && d.state === 'saved',
       ),
     );
     // Every copy of it goes: the one saved here and the owner's archive's.
-    const copies = (await owner.call('downloads.list')).filter((d) => d.jobId === job.id && d.state === 'saved');
+    const copies = (await owner.call('downloads.ofJobs', [job.id])).filter(
+      (d) => d.jobId === job.id && d.state === 'saved',
+    );
     for (const copy of copies) rmSync(copy.savedPath as string);
     expect(copies.map((c) => c.folder)).toContain(join(here, 'kept'));
     const result = await cli(['download', '--missing', '--kind', 'tts', '--since', '1h', '--json']);

@@ -76,8 +76,9 @@ describe('archive', () => {
     expect(readdirSync(join(home, 'Videos', 'Avatar Studio', 'Avatar video')).sort()).toEqual(['Clip v1.mp4']);
     expect(readdirSync(join(home, 'Music', 'Avatar Studio', 'Speech'))).toEqual(['Hello.mp3']);
     expect(
-      downloads.manager
-        .list()
+      downloads.manager.lookup
+        .ofJobs(jobs.map((j) => j.id))
+        .flat()
         .map((d) => d.jobId)
         .sort(),
     ).toEqual(['a1', 'soon', 'v1']);

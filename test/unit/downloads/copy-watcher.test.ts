@@ -55,7 +55,7 @@ async function saveAll(service: DownloadsService, ids: string[], folder: string)
   await service.start({ jobIds: ids, folder, template: '{id}', origin: 'library' });
   await service.whenIdle();
   const paths = new Map<string, string>();
-  for (const entry of service.manager.list()) paths.set(entry.jobId, entry.savedPath!);
+  for (const entry of [...service.manager.lookup.copies()]) paths.set(entry.jobId, entry.savedPath!);
   expect([...paths.keys()].sort()).toEqual([...ids].sort());
   return paths;
 }
@@ -67,7 +67,7 @@ async function saveAll(service: DownloadsService, ids: string[], folder: string)
 async function watch(service: DownloadsService): Promise<CopyWatcher> {
   let looks = 0;
   const watcher = new CopyWatcher({
-    copies: () => service.manager.list((e) => e.savedPath !== null),
+    copies: () => service.manager.lookup.copies(),
     check: async (ids) => {
       await service.checkCopies({ deep: false, ids });
       looks += 1;
@@ -123,7 +123,7 @@ describe('the record of copies follows the disk', () => {
     await until('the deleted copy to be told missing', () => told(seen, 'del', 'missing'), 15_000);
     await until('the moved copy to be told missing', () => told(seen, 'moved', 'missing'), 15_000);
     await until('the edited copy to be told changed', () => told(seen, 'edited', 'changed'), 15_000);
-    const states = Object.fromEntries(service.manager.list().map((e) => [e.jobId, e.state]));
+    const states = Object.fromEntries([...service.manager.lookup.copies()].map((e) => [e.jobId, e.state]));
     expect(states).toEqual({ del: 'missing', moved: 'missing', edited: 'changed', kept: 'saved' });
   }, 60_000);
 
@@ -137,11 +137,11 @@ describe('the record of copies follows the disk', () => {
     await until('the copy to be fetched again', () => seen.slice(before).some((v) => v.refetchedAt !== null), 15_000);
     await until(
       'the copy to be saved again',
-      () => service.manager.list()[0].state === 'saved' && existsSync(paths.get('lost')!),
+      () => service.manager.forJob('lost')[0].state === 'saved' && existsSync(paths.get('lost')!),
     );
 
     const notice = lostCopiesNotice(
-      [{ ...service.manager.list()[0], state: 'missing', reason: null }],
+      [{ ...service.manager.forJob('lost')[0], state: 'missing', reason: null }],
       (id) => completedJob(id, 'u'),
       NOW,
       true,
@@ -177,12 +177,7 @@ describe('the record of copies follows the disk', () => {
     await service.checkCopies({ deep: false });
     await service.whenIdle();
     expect(service.manager.totals().pausedReason).toBeNull();
-    expect(
-      service.manager
-        .list()
-        .filter((e) => e.jobId === 'b')
-        .map((e) => e.state),
-    ).toEqual(['saved']);
+    expect(service.manager.forJob('b').map((e) => e.state)).toEqual(['saved']);
   }, 60_000);
 
   it('a copy check begun before the drive went reads the drive when it finds a copy missing', async (context) => {
@@ -199,7 +194,7 @@ describe('the record of copies follows the disk', () => {
     await service.checkCopies({ deep: false });
     await service.whenIdle();
     expect(readdirSync(mountPoint)).toEqual([]);
-    expect(service.manager.list().map((e) => e.state)).toEqual(['missing', 'missing']);
+    expect([...service.manager.lookup.copies()].map((e) => e.state)).toEqual(['missing', 'missing']);
   }, 60_000);
 
   it('a drive found gone at a look that asked after no folder still marks its copies: the rows agree with the banner', async (context) => {

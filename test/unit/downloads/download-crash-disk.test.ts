@@ -49,7 +49,7 @@ describe('downloads survive a killed process and a full disk', () => {
 
     const manager = new DownloadManager({ store: queueIn(dir) });
     await manager.whenIdle();
-    const [entry] = manager.list();
+    const [entry] = manager.lookup.copies();
     expect(entry.reason).toBeNull();
     expect(entry.state).toBe('saved');
     expect(readFileSync(join(folder, 'clip.mp4')).equals(body)).toBe(true);

@@ -104,7 +104,7 @@ describe('downloads service', () => {
     });
     await service.start({ jobIds: ['s1'], folder: join(dir, 'out'), template: '{id}', origin: 'cli' });
     await service.manager.whenIdle();
-    const [entry] = service.manager.list();
+    const [entry] = service.manager.forJob('s1');
     expect(entry.reason).toBeNull();
     expect(entry.state).toBe('saved');
     expect(started).toBe(1);
@@ -160,13 +160,14 @@ describe('downloads service', () => {
     await service.start({ jobIds: ['q'], folder: join(dir, 'out'), template: '{id}', origin: 'cli' });
     await service.manager.whenIdle();
     // The record as a reader could still find it: the download under way, nothing saved yet.
-    const live = service.manager.list();
+    const live = service.manager.forJob('q');
     const stale = live.map((d) => ({ ...d, state: 'downloading' as const, savedPath: null, sha256: null }));
     const recorded = {
       entries: async (queue: string) => (queue === 'studio' ? stale : []),
       savedFrom: async () => [],
       ofJobs: async (ids: readonly string[], queue: string) =>
         queue === 'studio' ? stale.filter((d) => ids.includes(d.jobId)) : [],
+      ofLinks: async () => [],
     };
     const copies = await savedCopiesIn(recorded, ['q'], live);
     expect(copies.get('q')?.map((c) => [c.state, c.path])).toEqual([['saved', join(dir, 'out', 'r-q.mp3')]]);

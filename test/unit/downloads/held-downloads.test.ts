@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DownloadEntry } from '../../../electron/common/bridge/downloads';
 import { HeldDownloads } from '../../../electron/services/downloads/held-downloads';
+import { copyAmong } from '../../../electron/services/downloads/recorded-downloads';
 import { downloadView } from '../../component/library/download-view';
 
 const STATES = ['queued', 'downloading', 'saved', 'cancelled', 'changed', 'failed'] as const;
@@ -49,7 +50,7 @@ describe('the download entries held', () => {
           .filter((e) => e.jobId === job && e.state !== 'cancelled' && e.state !== 'changed')
           .filter((e) => e.folder === '/out' && e.relativeName === `${job}.mp4`)
           .sort(newestFirst)[0];
-        expect(held.copyAt(job, '/out', `${job}.mp4`)?.id).toBe(kept?.id);
+        expect(copyAmong(held.ofJob(job), '/out', `${job}.mp4`)?.id).toBe(kept?.id);
       }
       for (const path of paths.slice(0, 2))
         expect(ids(held.savedAt(path as string)).sort()).toEqual(ids(all.filter((e) => e.savedPath === path)).sort());

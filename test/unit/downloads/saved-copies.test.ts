@@ -96,9 +96,9 @@ describe('saved copies outlive their links', () => {
       const { handlers } = domains;
       // The reactor's start-up catch-up runs the archive's reaction, which saves the completed result by itself.
       await until("job-1's download to be saved", async () =>
-        (await handlers['downloads.list']()).some((d) => d.jobId === 'job-1' && d.state === 'saved'),
+        (await handlers['downloads.ofJobs'](['job-1'])).some((d) => d.state === 'saved'),
       );
-      const [saved] = await handlers['downloads.list']();
+      const [saved] = await handlers['downloads.ofJobs'](['job-1']);
       expect(saved.savedPath).toBe(join(videos, 'Avatar video', 'remote-1.mp4'));
       expect(readFileSync(saved.savedPath as string).equals(clip)).toBe(true);
 
@@ -138,9 +138,10 @@ describe('saved copies outlive their links', () => {
     });
     await cli.start({ jobIds: ['job-2'], folder: join(folder, 'out'), template: '{id}', origin: 'cli' });
     await cli.manager.whenIdle();
+    const entries = cli.manager.forJob('job-2');
     await cli.dispose();
     mkdirSync(join(folder, 'downloads'), { recursive: true });
-    writeFileSync(cliQueueFile(folder), JSON.stringify({ version: 1, entries: cli.manager.list() }));
+    writeFileSync(cliQueueFile(folder), JSON.stringify({ version: 1, entries }));
     const path = join(folder, 'out', 'remote-2.mp4');
     expect(readFileSync(path).equals(clip)).toBe(true);
 

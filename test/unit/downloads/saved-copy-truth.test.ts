@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DownloadEntry } from '../../../electron/common/bridge/downloads';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import { Archive } from '../../../electron/services/downloads/archive';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
@@ -103,14 +104,12 @@ describe('saved copies are checked against what was written', () => {
       edited[0] ^= 1;
       writeFileSync(join(dir, 'd.mp4'), edited);
       // Pretend the edit kept the modification time (touch -r): only reading the bytes tells.
-      const internal = (service.manager as unknown as { entries: Map<string, { mtimeMs: number | null }> }).entries.get(
-        entry.id,
-      )!;
-      internal.mtimeMs = (await import('node:fs')).statSync(join(dir, 'd.mp4')).mtimeMs;
+      const mtimeMs = (await import('node:fs')).statSync(join(dir, 'd.mp4')).mtimeMs;
+      await service.manager.adopt([{ ...DownloadEntry.parse(service.manager.get(entry.id)), mtimeMs }]);
       expect(await service.checkCopies({ deep: false })).toEqual([]);
       expect((await service.checkCopies({ deep: true })).map((m) => m.state)).toEqual(['changed']);
       expect(service.manager.get(entry.id).sha256).toBe(before.sha256);
-      expect(service.manager.list()).toHaveLength(1);
+      expect(service.manager.forJob(entry.jobId)).toHaveLength(1);
     } finally {
       await done();
     }
@@ -164,7 +163,7 @@ describe("copies are the user's choice", () => {
       expect(readdirSync(out).sort()).toEqual(['Clip t.mp4', 'r-t - Clip t.mp4']);
       const third = await service.start({ jobIds: ['t'], folder: out, template: '{text}', origin: 'library' });
       expect(third.already).toEqual([first.queued[0].id]);
-      expect(service.manager.list()).toHaveLength(2);
+      expect(service.manager.forJob('t')).toHaveLength(2);
     } finally {
       await done();
     }

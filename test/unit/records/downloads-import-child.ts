@@ -20,4 +20,4 @@ if (mode === 'pause') {
   });
 }
 const { downloads } = openRecords(dataDir);
-process.stdout.write(`done ${downloads.store.load().length}\n`);
+process.stdout.write(`done ${(await downloads.reader.entries('studio')).length}\n`);

@@ -29,7 +29,7 @@ describe('taking the old download queues in', () => {
     writeOldQueue(cliQueueFile(dir), [download(9, { origin: 'cli' })]);
     const log = new MemoryLogger();
     const { downloads } = openRecords(dir, { log });
-    expect(downloads.store.load().map((e) => [e.id, e.state])).toEqual([
+    expect((await downloads.reader.entries('studio')).map((e) => [e.id, e.state])).toEqual([
       ['d-1', 'saved'],
       ['d-2', 'changed'],
       ['d-3', 'saved'],
@@ -65,7 +65,7 @@ describe('taking the old download queues in', () => {
     const log = new MemoryLogger();
     const base = createMemoryHostBase({ dataDir: dir, log });
     const domains = createDomains(base, { start: 'follow' });
-    expect(await domains.handlers['downloads.list']()).toEqual([]);
+    expect(await domains.handlers['downloads.ofJobs']([download(1).jobId])).toEqual([]);
     await domains.disposeAll();
     const aside = files(dir).filter((f) => f.startsWith('queue.json.unreadable-'));
     expect(aside).toHaveLength(1);
@@ -82,7 +82,7 @@ describe('taking the old download queues in', () => {
     await reader.disposeAll();
     expect(existsSync(queueFile(dir))).toBe(true);
     const owner = createDomains(createMemoryHostBase({ dataDir: dir }), { start: 'follow' });
-    expect((await owner.handlers['downloads.list']()).map((d) => d.id)).toEqual(['d-1']);
+    expect((await owner.handlers['downloads.ofJobs']([download(1).jobId])).map((d) => d.id)).toEqual(['d-1']);
     await owner.disposeAll();
     expect(existsSync(queueFile(dir))).toBe(false);
     expect(downloadRows(dir).map((r) => r.id)).toEqual(['d-1']);
