@@ -1,4 +1,4 @@
-import type { DownloadEntry } from '../../common/bridge/downloads';
+import type { CopyOrigin, DownloadEntry } from '../../common/bridge/downloads';
 
 /**
  * The two queues a data folder may hold: 'studio', the one every host writes today, and 'cli', the
@@ -54,6 +54,10 @@ export interface QueueLookups {
   ): { row: number; folder: string; folderDev: number; folderVolume: string | null }[];
   /** The jobs with an entry no longer kept (missing, changed, failed or cancelled). */
   lostJobs(): string[];
+  /** These links' entries (a page of a campaign's rows), in the queue's order. */
+  ofLinks(urls: readonly string[]): DownloadEntry[];
+  /** The links with a copy of this origin missing or changed (whether or not another is intact). */
+  lostLinks(origin: CopyOrigin): string[];
   /** The copies saved in this folder or below it (by the saved path's prefix). */
   copiesUnder(folder: string): DownloadEntry[];
 }

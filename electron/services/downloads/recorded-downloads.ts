@@ -1,5 +1,5 @@
 import { sep } from 'node:path';
-import type { DownloadEntry, DownloadView } from '../../common/bridge/downloads';
+import { copyStateOf, type CopyOrigin, type DownloadEntry, type DownloadView } from '../../common/bridge/downloads';
 import type { RecordedDrive } from './drives';
 import type { HeldDownloads } from './held-downloads';
 import { yieldTurn } from './queue-window';
@@ -70,6 +70,29 @@ export class RecordedDownloads {
   lostJobs(): string[] {
     const held = [...this.held.values()].filter((e) => FINISHED.has(e.state) && e.state !== 'saved');
     return [...new Set([...this.record.lostJobs(), ...held.map((e) => e.jobId)])];
+  }
+
+  /** These links' entries (a page of a campaign's rows), the held laid over the recorded. */
+  ofLinks(urls: readonly string[]): DownloadView[] {
+    const wanted = new Set(urls);
+    const held = [...this.held.values()].filter((e) => wanted.has(e.url));
+    return this.laid(this.record.ofLinks(urls), held).map(this.view);
+  }
+
+  /**
+   * The links whose copies of this origin are lost: one missing or changed, and none intact nor on its
+   * way (copyStateOf). The record names the few links with a lost copy; their entries settle the rest.
+   */
+  lostLinks(origin: CopyOrigin): Set<string> {
+    const held = [...this.held.values()].filter(
+      (e) => e.origin === origin && (e.state === 'missing' || e.state === 'changed'),
+    );
+    const candidates = [...new Set([...this.record.lostLinks(origin), ...held.map((e) => e.url)])];
+    const byLink = new Map<string, DownloadEntry[]>();
+    for (const entry of this.ofLinks(candidates))
+      if (entry.origin === origin) byLink.set(entry.url, [...(byLink.get(entry.url) ?? []), entry]);
+    const lost = (entries: DownloadEntry[]) => ['missing', 'changed'].includes(copyStateOf(entries));
+    return new Set([...byLink].filter(([, entries]) => lost(entries)).map(([url]) => url));
   }
 
   private entriesOfJobs(jobIds: readonly string[]): DownloadEntry[][] {

@@ -325,7 +325,11 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
           }),
       },
     }),
-    createCampaignPagesDomain(studio, campaigns),
+    // A grid's page of rows reads its files by the rows' links, once the copies of earlier versions are in.
+    createCampaignPagesDomain(studio, campaigns, {
+      lostLinks: () => downloads.ready.then(() => downloads.manager.lookup.lostLinks('campaign')),
+      ofLinks: (urls) => downloads.ready.then(() => downloads.manager.lookup.ofLinks(urls)),
+    }),
     hostCaptionBurn(base, downloads, projects, media.toolkit, text.rasteriser),
   ] as const;
   if (start === 'read-only') studio.jobs.start({ poll: false, readOnly: true });

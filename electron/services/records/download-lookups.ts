@@ -32,6 +32,17 @@ export const DRIVES = `SELECT rowid, json_extract(entry, '$.folder'), json_extra
  */
 export const LOST_JOBS = `SELECT DISTINCT job_id FROM downloads INDEXED BY downloads_lost
   WHERE ${Q} AND state IN ('missing', 'changed', 'failed', 'cancelled')`;
+/** Some links' entries (a page of a campaign's rows), by downloads_by_url; the links come as one JSON array. */
+export const LINKS = `SELECT entry FROM downloads INDEXED BY downloads_by_url
+  WHERE url IN (SELECT value FROM json_each(?)) AND ${Q} AND state NOT IN ('${BACKLOG}', '${BACKLOG_PAUSED}')
+  ORDER BY rowid`;
+/**
+ * The links with a copy of one origin missing or changed, from downloads_lost (its WHERE said as the
+ * index's, then narrowed): the few lost entries' rows are read, never every copy's.
+ */
+export const LOST_LINKS = `SELECT DISTINCT url FROM downloads INDEXED BY downloads_lost
+  WHERE ${Q} AND state IN ('missing', 'changed', 'failed', 'cancelled') AND state IN ('missing', 'changed')
+  AND json_extract(entry, '$.origin') = ?`;
 /**
  * The copies whose path starts with a folder's (the bounds say so). Named: left alone SQLite walked
  * downloads_copies, every copy's entry, for a folder's few.
@@ -80,6 +91,14 @@ export class SqliteDownloadLookups implements QueueLookups {
   ): { row: number; folder: string; folderDev: number; folderVolume: string | null }[] {
     const rows = this.rows(DRIVES, afterRow, limit) as [number, string, number, string | null][];
     return rows.map(([row, folder, folderDev, folderVolume]) => ({ row, folder, folderDev, folderVolume }));
+  }
+
+  ofLinks(urls: readonly string[]): DownloadEntry[] {
+    return urls.length === 0 ? [] : this.entries(LINKS, JSON.stringify(urls));
+  }
+
+  lostLinks(origin: string): string[] {
+    return (this.rows(LOST_LINKS, origin) as [string][]).map(([url]) => url);
   }
 
   lostJobs(): string[] {

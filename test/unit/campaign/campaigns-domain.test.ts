@@ -13,6 +13,7 @@ import { createMediaToolkit, type MediaToolkit } from '../../../electron/service
 import { createTextPictures } from '../../../electron/services/text/text-domain';
 import { pathToFileURL } from 'node:url';
 import { campaignHost, prospects, smallTemplate, startSandbox } from './campaign-harness';
+import { downloadView } from '../../component/library/download-view';
 
 let em: RunningEmulator;
 let media: MediaToolkit;
@@ -117,16 +118,35 @@ describe('the campaigns bridge domain', () => {
     ]);
     expect((await h['campaigns.get'](started.id)).rows[0].fileName).toBe('1 - Ana.mp4');
     // What the page reads of it (issue 68): its status without its rows, and a page of its rows with their charges.
-    const pages = createCampaignPagesDomain({ jobs: host.engine, queries: host.queries }, host.runner).handlers;
     const whole = await h['campaigns.get'](started.id);
+    // The record of copies as the host's manager answers it: row 1's file (sheet row 2) found missing on disk.
+    const link = whole.rows[0].resultUrl!;
+    const missing = downloadView('j-row-1', { id: 'd-row-1', url: link, origin: 'campaign', state: 'missing' });
+    const asked: string[][] = [];
+    const copies = {
+      lostLinks: async () => new Set([link]),
+      ofLinks: async (urls: readonly string[]) => (asked.push([...urls]), urls.includes(link) ? [missing] : []),
+    };
+    const pages = createCampaignPagesDomain({ jobs: host.engine, queries: host.queries }, host.runner, copies).handlers;
     const status = await pages['campaigns.status'](started.id);
     expect('rows' in status).toBe(false);
     expect(status.counts).toEqual(whole.counts);
     expect(status.pace.spent).toBe(Object.values(whole.charged).reduce((sum, credits) => sum + credits, 0));
-    const window = await pages['campaigns.rows'](started.id, { offset: 1, limit: 2, only: 'all', lost: [] });
+    const window = await pages['campaigns.rows'](started.id, { offset: 1, limit: 2, only: 'all' });
     expect(window.rows.map((r) => r.row)).toEqual([1, 2]);
     expect(window.charged).toEqual(Object.fromEntries(Object.entries(whole.charged).filter(([row]) => row !== '0')));
-    expect([window.total, window.problems]).toEqual([3, 1]);
+    // The lost first row counts among the problems though not on this page; the page's done row is unsaved.
+    expect([window.total, window.problems, window.lostDone]).toEqual([3, 2, 1]);
+    expect(window.copies).toEqual({ '2': { state: 'none', lost: null } });
+    // Only the page's done rows' links are asked for, never the campaign's every link.
+    expect(asked).toEqual([[whole.rows[2].resultUrl]]);
+    const first = await pages['campaigns.rows'](started.id, { offset: 0, limit: 1, only: 'all' });
+    expect(first.copies).toEqual({
+      '0': {
+        state: 'missing',
+        lost: { jobId: 'j-row-1', downloadId: 'd-row-1', folder: missing.folder, relativeName: missing.relativeName },
+      },
+    });
     await expect(h['campaigns.retryRow'](started.id, 0, { by: 'user', credits: 3 })).rejects.toMatchObject({
       code: 'confirmation-required',
     });

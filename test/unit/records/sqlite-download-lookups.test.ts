@@ -10,12 +10,16 @@ import {
   DRIVES,
   FROM_URL,
   JOBS,
+  LINKS,
   LOST_JOBS,
+  LOST_LINKS,
   OF_BATCH,
   UNDER,
 } from '../../../electron/services/records/download-lookups';
 import { HELD, OF_LINKS } from '../../../electron/services/records/sqlite-downloads';
 import { download } from './download-fixtures';
+import { HeldDownloads } from '../../../electron/services/downloads/held-downloads';
+import { RecordedDownloads } from '../../../electron/services/downloads/recorded-downloads';
 import { removeTempDirs, tempDir } from './ledger-fixtures';
 
 afterEach(removeTempDirs);
@@ -68,11 +72,57 @@ describe('the downloads the manager does not hold, asked of the table', () => {
     expect(planOf(db, DRIVES, 0, 10)).toMatch(/USING (COVERING )?INDEX downloads_copies/);
     expect(planOf(db, OF_LINKS, '["u"]', 'studio')).toMatch(/USING INDEX downloads_by_url \(url=\?\)/);
     expect(planOf(db, LOST_JOBS)).toMatch(/USING (COVERING )?INDEX downloads_lost/);
+    expect(planOf(db, LINKS, '["u"]')).toMatch(/USING INDEX downloads_by_url \(url=\?\)/);
+    expect(planOf(db, LOST_LINKS, 'campaign')).toMatch(/USING INDEX downloads_lost/);
     expect(planOf(db, UNDER, '/a/', '/a0')).toMatch(/USING INDEX downloads_by_path/);
-    for (const sql of [HELD, JOBS, FROM_URL, AT_PATH, OF_BATCH, COPIES, DRIVES, OF_LINKS, LOST_JOBS, UNDER])
+    for (const sql of [
+      HELD,
+      JOBS,
+      FROM_URL,
+      AT_PATH,
+      OF_BATCH,
+      COPIES,
+      DRIVES,
+      OF_LINKS,
+      LOST_JOBS,
+      LINKS,
+      LOST_LINKS,
+      UNDER,
+    ])
       expect(planOf(db, sql, ...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 'x'))).not.toMatch(
         /SCAN downloads(?! USING)/,
       );
+    ledger.close();
+  });
+
+  it("finds a campaign's lost links from the few lost entries, and a link with an intact copy is not lost", async () => {
+    const dir = tempDir('download-links-');
+    const { downloads, ledger } = openRecords(dir);
+    const { store } = downloads;
+    const link = (n: number) => download(n).url;
+    await store.save([
+      // Lost alone: its one copy is missing.
+      download(1, { origin: 'campaign', state: 'missing' }),
+      // Lost once, then fetched again: intact.
+      download(2, { origin: 'campaign', state: 'changed' }),
+      download(3, { origin: 'campaign', url: link(2) }),
+      // Lost, but the Library's copy, not a campaign's.
+      download(4, { state: 'missing' }),
+      download(5, { origin: 'campaign' }),
+    ]);
+    expect(store.lookups.lostLinks('campaign').sort()).toEqual([link(1), link(2)]);
+    expect(store.lookups.ofLinks([link(2), link(5)]).map((e) => e.id)).toEqual(['d-2', 'd-3', 'd-5']);
+    // The manager's answer settles each candidate by all its entries, and lays what it holds on top:
+    // a copy found missing this moment, not yet written.
+    const held = new HeldDownloads();
+    held.set('d-5', download(5, { origin: 'campaign', state: 'missing' }));
+    const recorded = new RecordedDownloads(held, store.lookups, (e) => ({
+      ...e,
+      bytesPerSecond: null,
+      secondsLeft: null,
+    }));
+    expect([...recorded.lostLinks('campaign')].sort()).toEqual([link(1), link(5)]);
+    expect(recorded.ofLinks([link(5)]).map((e) => e.state)).toEqual(['missing']);
     ledger.close();
   });
 });
