@@ -83,15 +83,17 @@ export async function folderWithJournal(
   const out = createWriteStream(join(dataDir, 'jobs', JOURNAL));
   const saved: DownloadEntry[] = [];
   const folder = join(dataDir, 'Clips');
-  const clip = join(dataDir, 'clip.mp4');
-  if (copies) {
-    mkdirSync(folder);
-    writeFileSync(clip, CLIP_BYTES);
-  }
+  // ext4 keeps at most 65,000 links to one file: a fresh source file serves each LINKS_A_FILE copies.
+  const clipFor = (n: number): string => {
+    const clip = join(dataDir, `clip-${Math.floor(n / LINKS_A_FILE)}.mp4`);
+    if (n % LINKS_A_FILE === 0) writeFileSync(clip, CLIP_BYTES);
+    return clip;
+  };
+  if (copies) mkdirSync(folder);
   for (let i = 0; i < count; i += 1) {
     const job = campaignJob(i, now, results);
     if (!out.write(`${JSON.stringify({ put: job })}\n`)) await once(out, 'drain');
-    if (copies && job.kind === 'avatar-video' && job.phase === 'completed') saved.push(savedCopy(job, folder, clip));
+    if (copies && job.kind === 'avatar-video' && job.phase === 'completed') saved.push(savedCopy(job, folder, clipFor(saved.length)));
   }
   out.end();
   await once(out, 'finish');
@@ -101,6 +103,9 @@ export async function folderWithJournal(
   }
   return dataDir;
 }
+
+/** Copies linked to one source file, well under the file system's limit of links to a file. */
+const LINKS_A_FILE = 50_000;
 
 /** What each saved clip holds: a few bytes stand for a video (nothing reads them as one). */
 const CLIP_BYTES = Buffer.from('not a video: a saved copy for the records bench\n');

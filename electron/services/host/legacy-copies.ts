@@ -1,6 +1,4 @@
-import { join } from 'node:path';
 import type { DownloadEntry } from '../../common/bridge/downloads';
-import { campaignRuns } from '../campaign/campaign-rows';
 import { adoptCopies, type LegacyCopy } from '../downloads/adopt-copies';
 import type { DownloadsService } from '../downloads/downloads-service';
 import { ffprobeVerifier } from '../downloads/verify';
@@ -17,19 +15,11 @@ import type { RunStores } from '../rows/engine/run-store';
  * files). Read only; adoptCopies records them in the one record of copies.
  */
 export async function legacyCopies(
-  runs: RunStores,
+  runs: RunStores & { campaignNotes(): LegacyCopy[] },
   recorded: QueueReader,
 ): Promise<{ queue: DownloadEntry[]; copies: LegacyCopy[] }> {
-  const copies: LegacyCopy[] = [];
-  for (const campaign of await campaignRuns(runs).list())
-    for (const row of campaign.rows)
-      if (row.savedAt !== null && row.resultUrl !== null)
-        copies.push({
-          url: row.resultUrl,
-          path: join(campaign.outDir, row.fileName),
-          savedBy: 'campaign',
-          savedAt: row.savedAt,
-        });
+  // The campaign rows' notes the record lacks, found by the database: no campaign is read whole.
+  const copies: LegacyCopy[] = runs.campaignNotes();
   // A batch notes its Saves among its own fields: read without its rows, and not kept in the engine.
   for (const { run: batch } of await batchRuns(runs).summaries())
     for (const file of Object.values(batch.saved ?? {}))
@@ -45,7 +35,7 @@ export async function adoptLegacyCopies(
   base: Pick<HostBase, 'dataDir' | 'log' | 'createStore'>,
   downloads: DownloadsService,
   { jobs }: Pick<StudioServices, 'jobs'>,
-  records: { downloads: { reader: QueueReader }; runs: RunStores },
+  records: { downloads: { reader: QueueReader }; runs: RunStores & { campaignNotes(): LegacyCopy[] } },
 ): Promise<number> {
   const settings = base.createStore(appSettingsSpec);
   try {

@@ -6,6 +6,8 @@ import { userVersion, type RecordsDatabase, type Sqlite } from './database';
 import { RUN_ROW_COLUMNS } from './schema';
 import { oldRunFile, oldRunIds, readOldRun } from './old-runs';
 import { TurnCommits } from './turn-commits';
+import type { LegacyCopy } from '../downloads/adopt-copies';
+import { campaignNotes } from './legacy-notes';
 
 /** What a run's id may be: it names the run in messages and was its file's name in earlier versions. */
 const SAFE_ID = /^[\w-]{1,200}$/;
@@ -134,6 +136,11 @@ export class SqliteRuns implements RunStores {
   }
 
   /** Settles once every change asked for so far is committed (or has failed). */
+  /** Campaign rows' copies noted by earlier versions and missing from the record of copies (legacy-notes.ts). */
+  campaignNotes(): LegacyCopy[] {
+    return campaignNotes(this.database);
+  }
+
   flush(): Promise<void> {
     return this.commits.flush();
   }
