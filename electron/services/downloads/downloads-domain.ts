@@ -172,10 +172,12 @@ export function createArchive(
         void batches
           ?.warnExpiring(service.copies)
           .catch((error: unknown) => base.log.warn('batch expiry not checked', { error }));
-      // Every copy read again at start (a disk unmounted, a file edited while the studio was closed);
-      // the expiry warning then counts only verified copies.
+      // Every copy looked at again at start (a disk unmounted, a file edited while the studio was
+      // closed: another length or modification time, which reads it again); the expiry warning then
+      // counts only verified copies. Not every byte of every copy: a folder of a million jobs holds a
+      // third of a million videos, and hashing them all at each start read terabytes.
       void service.ready
-        .then(() => service.checkCopies({ deep: true }))
+        .then(() => service.checkCopies({ deep: false }))
         .catch((error: unknown) => base.log.warn('saved copies not checked', { error }))
         .then(() => archive.warnExpiring())
         // Watched from then on: the disk's changes are followed as they happen, not once an hour.
