@@ -129,6 +129,9 @@ export interface ArchiveRunner {
  * built from the script. The archive neither copies them nor warns about them; the batches warn about
  * their own done rows that expire with no intact copy in the record of copies, naming the batch to save.
  */
+/** How long after a start its look at every saved copy begins. */
+const START_CHECK_AFTER_MS = 3_000;
+
 export function createArchive(
   base: DownloadsHost,
   service: DownloadsService,
@@ -138,7 +141,7 @@ export function createArchive(
     batches,
   }: Pick<StudioServices, 'jobs' | 'reactor'> & { batches?: Pick<StudioServices['batches'], 'warnExpiring'> },
   defaultDataDir?: string,
-  { keepHere = true }: { keepHere?: boolean } = {},
+  { keepHere = true, checkAfterMs = START_CHECK_AFTER_MS }: { keepHere?: boolean; checkAfterMs?: number } = {},
 ): ArchiveRunner {
   const settings = base.createStore(appSettingsSpec);
   const archive = new Archive({
@@ -164,6 +167,7 @@ export function createArchive(
     });
   }
   let timer: ReturnType<typeof setInterval> | undefined;
+  let checking: ReturnType<typeof setTimeout> | undefined;
   const watcher = watchCopies(base, service, () => settings.get().notifications);
   return {
     archive,
@@ -176,12 +180,17 @@ export function createArchive(
       // closed: another length or modification time, which reads it again); the expiry warning then
       // counts only verified copies. Not every byte of every copy: a folder of a million jobs holds a
       // third of a million videos, and hashing them all at each start read terabytes.
-      void service.ready
-        .then(() => service.checkCopies({ deep: false }))
-        .catch((error: unknown) => base.log.warn('saved copies not checked', { error }))
-        .then(() => archive.warnExpiring())
-        // Watched from then on: the disk's changes are followed as they happen, not once an hour.
-        .finally(() => watcher.start());
+      // It begins a moment after the start: the page and its first answers come first (a third of a
+      // million copies looked at meanwhile doubled the time a host took to give its address).
+      checking ??= setTimeout(() => {
+        void service.ready
+          .then(() => service.checkCopies({ deep: false }))
+          .catch((error: unknown) => base.log.warn('saved copies not checked', { error }))
+          .then(() => archive.warnExpiring())
+          // Watched from then on: the disk's changes are followed as they happen, not once an hour.
+          .finally(() => watcher.start());
+      }, checkAfterMs);
+      checking.unref?.();
       warnBatches();
       timer ??= setInterval(() => {
         void archive.warnExpiring();
@@ -191,6 +200,7 @@ export function createArchive(
     },
     stop: () => {
       clearInterval(timer);
+      clearTimeout(checking);
       watcher.stop();
     },
   };

@@ -90,7 +90,15 @@ function* openToWrite(path: string): Generator<SchemaStep, RecordsDatabase> {
     db.close();
     throw error;
   }
-  return { db, path, readOnly: false, close: () => db.close() };
+  return {
+    db,
+    path,
+    readOnly: false,
+    close: () => {
+      checkpoint(db);
+      db.close();
+    },
+  };
 }
 
 function openToRead(path: string): RecordsDatabase | null {
@@ -115,6 +123,20 @@ function openToRead(path: string): RecordsDatabase | null {
 
 /** How a commit reaches the disk: FULL fsyncs the WAL before it returns, NORMAL leaves that to a later one. */
 export type Synchronous = 'FULL' | 'NORMAL';
+/**
+ * Copies what the write-ahead log holds into the database file, without waiting for readers (PASSIVE).
+ * A first start's import leaves tens of megabytes there, and the next start's first commit copied them
+ * on the host's thread (a second's block at a million jobs); the owner does it as its records are
+ * prepared and as it closes, where a moment costs nothing. A failure leaves the log as it was.
+ */
+export function checkpoint(db: Sqlite): void {
+  try {
+    db.exec('PRAGMA wal_checkpoint(PASSIVE)');
+  } catch {
+    // The log stays; SQLite copies it at a later commit, as it would have.
+  }
+}
+
 /** The level each open connection is at, so a commit changes it only when it needs another (FULL at open). */
 const levels = new WeakMap<Sqlite, Synchronous>();
 

@@ -1,6 +1,6 @@
 import type { Notice, RecordsStage } from '../../common/bridge/system';
 import type { Logger } from '../host/types';
-import { openRecordsDatabase, type RecordsDatabase } from './database';
+import { checkpoint, openRecordsDatabase, type RecordsDatabase } from './database';
 import { importJournal, type ImportProgress } from './journal-import';
 import { ensureJobIndexes } from './schema';
 import { SqliteLedgerStorage } from './sqlite-ledger';
@@ -57,6 +57,7 @@ export function openRecords(dataDir: string, options: LedgerOptions = {}): Folde
     // An import killed after it set the indexes aside, its journal since gone, leaves them to build here.
     ensureJobIndexes(database.db);
     for (const stage of importOtherRecordsInSteps(database, dataDir, reporting)) options.onStage?.(stage);
+    checkpoint(database.db);
   } catch (error) {
     database.close();
     throw error;

@@ -1,5 +1,5 @@
 import type { RecordsStage } from '../../common/bridge/system';
-import { openRecordsDatabaseInSteps } from './database';
+import { checkpoint, openRecordsDatabaseInSteps } from './database';
 import { importJournalInSteps } from './journal-import';
 import type { LedgerOptions } from './open-ledger';
 import { importOtherRecordsInSteps } from './other-records-import';
@@ -61,6 +61,7 @@ export async function prepareRecords(dataDir: string, options: PrepareOptions): 
     // An import killed after it set the indexes aside, its journal since gone, leaves them to build here.
     await drive(buildJobIndexes(database.db), (index) => ({ stage: 'indexes', ...index }));
     await drive(importOtherRecordsInSteps(database, dataDir, reporting), (stage) => stage);
+    checkpoint(database.db);
   } finally {
     database.close();
   }
