@@ -93,7 +93,8 @@ export async function folderWithJournal(
   for (let i = 0; i < count; i += 1) {
     const job = campaignJob(i, now, results);
     if (!out.write(`${JSON.stringify({ put: job })}\n`)) await once(out, 'drain');
-    if (copies && job.kind === 'avatar-video' && job.phase === 'completed') saved.push(savedCopy(job, folder, clipFor(saved.length)));
+    if (copies && job.kind === 'avatar-video' && job.phase === 'completed')
+      saved.push(savedCopy(job, folder, clipFor(saved.length)));
   }
   out.end();
   await once(out, 'finish');

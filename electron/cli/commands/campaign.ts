@@ -1,7 +1,7 @@
 import { reviewNotice, waitsForReview } from '../../common/campaign/row-review';
 import { dirname, join, resolve } from 'node:path';
 import type { CampaignQueueStatus, CampaignSummary, CampaignView } from '../../common/bridge/campaigns';
-import { COPY_STATE_LABELS } from '../../common/bridge/downloads';
+import { COPY_STATE_LABELS } from '../../common/bridge/download-words';
 import { campaignCounts, type CampaignRowRecord } from '../../common/campaign/record';
 import { rowCopy } from '../../common/campaign/row-copy';
 import { CAMPAIGN_MANIFEST } from '../../services/campaign/campaign-manifest';

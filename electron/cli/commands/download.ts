@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { JOB_KINDS, MAX_PAGE_JOBS, type JobFilter, type JobKind, type JobView } from '../../common/bridge/jobs';
-import { isHeld, type DownloadView } from '../../common/bridge/downloads';
+import { type DownloadView } from '../../common/bridge/downloads';
+import { isHeld } from '../../common/bridge/download-words';
 import { withStudio, sayWhere } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';

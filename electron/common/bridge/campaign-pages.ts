@@ -4,7 +4,8 @@ import { CampaignRowRecord } from '../campaign/record';
 import { retriedWithTheFailed } from '../campaign/row-review';
 import { rowHasProblem } from '../campaign/row-problem';
 import { CampaignView } from './campaigns';
-import { COPY_STATES, LostCopy } from './downloads';
+import { LostCopy } from './downloads';
+import { COPY_STATES } from './download-words';
 import { call } from './contract';
 
 /**

@@ -345,5 +345,3 @@ export const downloadsEvents = {
   /** How far an "Export CSV" is: jobs written of those shown. */
   'downloads.exportProgress': z.object({ written: z.number().int(), total: z.number().int() }),
 };
-
-export * from './download-words';

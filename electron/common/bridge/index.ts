@@ -119,6 +119,7 @@ export * from './media';
 export * from './storage';
 export * from './uploads';
 export * from './downloads';
+export * from './download-words';
 export * from './tools';
 export * from './avatars';
 export * from './text';

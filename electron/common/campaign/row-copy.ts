@@ -1,4 +1,5 @@
-import { copyStateOf, type CopyState, type DownloadView, type LostCopy } from '../bridge/downloads';
+import { type DownloadView, type LostCopy } from '../bridge/downloads';
+import { copyStateOf, type CopyState } from '../bridge/download-words';
 import type { CampaignRowRecord } from './record';
 
 /**

@@ -1,4 +1,4 @@
-import type { CopyState } from '../bridge/downloads';
+import type { CopyState } from '../bridge/download-words';
 import type { CampaignRowRecord } from './record';
 
 /**

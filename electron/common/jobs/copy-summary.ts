@@ -1,4 +1,5 @@
-import { DOWNLOAD_STATE_LABELS, formatBytes, isDriveMissing, type DownloadView } from '../bridge/downloads';
+import { type DownloadView } from '../bridge/downloads';
+import { DOWNLOAD_STATE_LABELS, formatBytes, isDriveMissing } from '../bridge/download-words';
 import { describeExpiry, formatDuration, type JobView } from '../bridge/jobs';
 import { stepOf } from './steps';
 

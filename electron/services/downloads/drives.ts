@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { driveMissingReason, type DownloadEntry } from '../../common/bridge/downloads';
+import { type DownloadEntry } from '../../common/bridge/downloads';
+import { driveMissingReason } from '../../common/bridge/download-words';
 
 /**
  * What the drive check reads of a path: its device id, whether it is a folder, and when it was made

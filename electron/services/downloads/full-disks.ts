@@ -1,6 +1,7 @@
 import { stat, statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { diskFullReason, type DownloadEntry } from '../../common/bridge/downloads';
+import { type DownloadEntry } from '../../common/bridge/downloads';
+import { diskFullReason } from '../../common/bridge/download-words';
 import { partPath } from './fetch-to-file';
 import { targetOf } from './queue-names';
 

@@ -1,4 +1,5 @@
-import { isDriveMissing, type DownloadView } from '../../common/bridge/downloads';
+import { type DownloadView } from '../../common/bridge/downloads';
+import { isDriveMissing } from '../../common/bridge/download-words';
 import { describeExpiry, type JobRecord } from '../../common/bridge/jobs';
 import { unavailableReason } from './job-files';
 import { NAMED_BY_OWNER } from './result-copies';

@@ -1,5 +1,6 @@
 import { sep } from 'node:path';
-import { copyStateOf, type CopyOrigin, type DownloadEntry, type DownloadView } from '../../common/bridge/downloads';
+import { type CopyOrigin, type DownloadEntry, type DownloadView } from '../../common/bridge/downloads';
+import { copyStateOf } from '../../common/bridge/download-words';
 import type { RecordedDrive } from './drives';
 import type { HeldDownloads } from './held-downloads';
 import { yieldTurn } from './queue-window';

@@ -4,7 +4,7 @@
 // archive's copies onto it. The volume is told apart by when the root of its file system was made.
 import { describe, expect, it } from 'vitest';
 import type { DownloadEntry } from '../../../electron/common/bridge/downloads';
-import { isDriveMissing } from '../../../electron/common/bridge/downloads';
+import { isDriveMissing } from '../../../electron/common/bridge/download-words';
 import { MissingDrives, type StatDevice } from '../../../electron/services/downloads/drives';
 
 type Node = { dev: number; birthtimeMs: number };
