@@ -188,7 +188,8 @@ export function createArchive(
           .catch((error: unknown) => base.log.warn('saved copies not checked', { error }))
           .then(() => archive.warnExpiring())
           // Watched from then on: the disk's changes are followed as they happen, not once an hour.
-          .finally(() => watcher.start());
+          // Not once the host stops: a watch started after it would hold the process open.
+          .finally(() => checking !== undefined && watcher.start());
       }, checkAfterMs);
       checking.unref?.();
       warnBatches();
@@ -201,6 +202,7 @@ export function createArchive(
     stop: () => {
       clearInterval(timer);
       clearTimeout(checking);
+      checking = undefined;
       watcher.stop();
     },
   };
