@@ -87,20 +87,27 @@ export function batchView(record: BatchRecord, jobs: readonly JobView[]): BatchV
     };
   });
   return {
+    ...ownFields(record),
+    counts,
+    done,
+    balanceNote: balanceNote(record, jobs),
+    atService: runAtService(jobs.filter((j) => j.purpose.type === 'batch-row' && j.purpose.batchId === record.id)),
+    rows,
+  };
+}
+
+/** What a batch's view and its summary show of its own fields, as they are. */
+function ownFields(record: Omit<BatchRecord, 'rows'>) {
+  return {
     id: record.id,
     label: record.label,
     createdAt: record.createdAt,
     state: record.state,
     concurrency: record.concurrency,
     template: record.template,
-    counts,
-    done,
-    balanceNote: balanceNote(record, jobs),
-    atService: runAtService(jobs.filter((j) => j.purpose.type === 'batch-row' && j.purpose.batchId === record.id)),
     pause: record.pause ?? null,
     maxCredits: record.maxCredits ?? null,
     queue: record.queue ?? null,
-    rows,
   };
 }
 
@@ -118,19 +125,11 @@ export function batchSummaryOf(
   for (const [state, rows] of Object.entries(counts))
     if (BATCH_ROW_STATES_ENDED.has(state as BatchRowState)) done += rows;
   return {
-    id: record.id,
-    label: record.label,
-    createdAt: record.createdAt,
-    state: record.state,
-    concurrency: record.concurrency,
-    template: record.template,
+    ...ownFields(record),
     counts,
     done,
     balanceNote: record.balance && sums.figures ? describeRunBalance(record.balance, sums.figures) : null,
     atService: sums.atService,
-    pause: record.pause ?? null,
-    maxCredits: record.maxCredits ?? null,
-    queue: record.queue ?? null,
     total,
   };
 }
