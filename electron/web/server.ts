@@ -37,7 +37,13 @@ export interface WebServer {
 const REFUSED_PAGE = (reason: string) =>
   `Avatar Studio refused this request (${reason}). Open the full address that "npm run web" printed; it contains the access token.\n`;
 
+/**
+ * One event to a page's stream, unless the stream has ended: the host ends every stream as it closes, and
+ * the quit's last steps (a create held back, its record removed) still emit events. A write after the end
+ * raises an error event on the response, and one nobody hears ends the host before those steps are on disk.
+ */
 function writeEvent(raw: ServerResponse, event: string, payload: unknown): void {
+  if (raw.writableEnded || raw.destroyed) return;
   raw.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
 }
 
@@ -51,7 +57,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   }
   const app = Fastify({ logger: false, bodyLimit: 2 * 1024 * 1024, forceCloseConnections: true });
   let port = options.port;
-  const sseClients = new Set<ServerResponse>();
+  /** Each page's event stream and how to stop it (its subscription and keep-alive dropped, the stream ended). */
+  const sseClients = new Map<ServerResponse, () => void>();
   const refusals = new RefusalLog((message, fields) => options.services.base.log.warn(message, fields));
   limitBodyTime(app, options.bodyTime);
 
@@ -142,16 +149,20 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       Connection: 'keep-alive',
     });
     raw.write(': connected\n\n');
-    sseClients.add(raw);
     const unsubscribe = options.services.subscribe(<E extends EventChannel>(event: E, payload: EventPayloads[E]) =>
       writeEvent(raw, event, payload),
     );
     const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), 15_000);
-    request.raw.on('close', () => {
+    const stop = () => {
       clearInterval(keepAlive);
       unsubscribe();
       sseClients.delete(raw);
-    });
+      raw.end();
+    };
+    sseClients.set(raw, stop);
+    // A page gone mid-write (its socket reset) is a stream to stop, not a reason for the host to fail.
+    raw.on('error', stop);
+    request.raw.on('close', stop);
   });
 
   await app.register(fastifyStatic, {
@@ -172,7 +183,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     port,
     url: `http://127.0.0.1:${port}/?token=${options.token}`,
     async close() {
-      for (const client of sseClients) client.end();
+      for (const stop of [...sseClients.values()]) stop();
       await app.close();
     },
   };

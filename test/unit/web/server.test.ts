@@ -11,36 +11,46 @@ import { cookieName } from '../../../electron/web/access';
 
 const token = 'test-token-abcdefghijklmnop';
 
+type Listener = (event: string, payload: unknown) => void;
+
+/** A web server on a memory host, its renderer a stub; `listeners` holds the event subscriptions it makes. */
+async function startTestServer(
+  base: ReturnType<typeof createMemoryHostBase>,
+  listeners: Set<Listener>,
+): Promise<WebServer> {
+  const rendererDir = mkdtempSync(join(tmpdir(), 'studio-renderer-'));
+  writeFileSync(
+    join(rendererDir, 'index.html'),
+    `<!doctype html><meta property="csp-nonce" nonce="${CSP_NONCE_PLACEHOLDER}"><title>studio</title>`,
+  );
+  mkdirSync(join(rendererDir, 'assets'));
+  writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+  const domains = createDomains(base);
+  const dispatch = createDispatcher({ handlers: domains.handlers, log: base.log, redact: (t) => t });
+  return startWebServer({
+    services: {
+      base,
+      dispatch,
+      domains,
+      subscribe: (listener) => {
+        listeners.add(listener as never);
+        return () => listeners.delete(listener as never);
+      },
+    },
+    rendererDir,
+    token,
+    port: 0,
+  });
+}
+
 describe('web host server', () => {
   let server: WebServer;
   let host: string;
   const base = createMemoryHostBase({ dataDir: mkdtempSync(join(tmpdir(), 'studio-web-data-')) });
-  const listeners = new Set<(event: string, payload: unknown) => void>();
+  const listeners = new Set<Listener>();
 
   beforeAll(async () => {
-    const rendererDir = mkdtempSync(join(tmpdir(), 'studio-renderer-'));
-    writeFileSync(
-      join(rendererDir, 'index.html'),
-      `<!doctype html><meta property="csp-nonce" nonce="${CSP_NONCE_PLACEHOLDER}"><title>studio</title>`,
-    );
-    mkdirSync(join(rendererDir, 'assets'));
-    writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
-    const domains = createDomains(base);
-    const dispatch = createDispatcher({ handlers: domains.handlers, log: base.log, redact: (t) => t });
-    server = await startWebServer({
-      services: {
-        base,
-        dispatch,
-        domains,
-        subscribe: (listener) => {
-          listeners.add(listener as never);
-          return () => listeners.delete(listener as never);
-        },
-      },
-      rendererDir,
-      token,
-      port: 0,
-    });
+    server = await startTestServer(base, listeners);
     host = `127.0.0.1:${server.port}`;
   });
   afterAll(() => server.close());
@@ -242,6 +252,40 @@ describe('web host server', () => {
     const { value } = await reader.read();
     expect(new TextDecoder().decode(value)).toBe('event: notice\ndata: {"level":"info","title":"hello"}\n\n');
     controller.abort();
+  });
+});
+
+// Quitting with a page open: the host's last steps (creates held back, their records removed) still emit
+// events after the server has ended the page's stream. A write after that end raised an error event nobody
+// heard, which ended the web host before those records were on disk: rows never sent came back "outcome
+// unknown" at the next start.
+describe("the event stream at the host's close", () => {
+  it('is let go of with its subscription, and an event after the close is dropped without an error', async () => {
+    const listeners = new Set<Listener>();
+    const base = createMemoryHostBase({ dataDir: mkdtempSync(join(tmpdir(), 'studio-web-data-')) });
+    const server = await startTestServer(base, listeners);
+    const port = server.port;
+    const errors: unknown[] = [];
+    const heard = (error: unknown) => errors.push(error);
+    process.on('uncaughtException', heard);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/bridge/events`, {
+        headers: { cookie: `${cookieName(port)}=${token}` },
+      });
+      const reader = response.body!.getReader();
+      await reader.read(); // ": connected"
+      const [late] = [...listeners];
+      // The server has ended the stream once close() returns its promise; the page has not gone yet.
+      const closing = server.close();
+      late('jobs.removed', { id: 'a-held-back-create' });
+      await closing;
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(listeners.size).toBe(0);
+      expect(errors).toEqual([]);
+      expect((await reader.read()).done).toBe(true);
+    } finally {
+      process.off('uncaughtException', heard);
+    }
   });
 });
 
