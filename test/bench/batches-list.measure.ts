@@ -3,10 +3,6 @@
 // summed by the database) and as it was (the batch read whole and viewed against its jobs read from
 // the ledger, as the engine read them). Each way runs in a process of its own on the same folder.
 // Run alone: node --import tsx test/bench/batches-list.measure.ts [rows]   (default 100,000).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { summariseBatch } from '../../electron/common/bridge/batches';
 import type { JobRecord } from '../../electron/common/bridge/jobs';
 import { toJobView } from '../../electron/services/jobs/job-view';
@@ -18,9 +14,9 @@ import { batchRuns, type BatchRowRecord } from '../../electron/services/voices/b
 import { BatchRows } from '../../electron/services/voices/batch-rows';
 import { HandService } from '../unit/campaign/hand-service';
 import { record } from '../unit/records/ledger-fixtures';
+import { listWays, timeListing, type ListWay } from './list-ways';
 
 const PHASES: JobRecord['phase'][] = ['completed', 'completed', 'completed', 'failed', 'processing'];
-const mb = (bytes: number): string => (bytes / 2 ** 20).toFixed(0);
 
 /** The folder: one batch of `rows` rows, each with its job in the ledger. */
 async function make(dataDir: string, rows: number): Promise<void> {
@@ -62,7 +58,7 @@ async function make(dataDir: string, rows: number): Promise<void> {
 }
 
 /** One way of listing, in this process: its time, and the host's memory before and after. */
-async function list(dataDir: string, way: 'summaries' | 'whole'): Promise<void> {
+async function list(dataDir: string, way: ListWay): Promise<void> {
   const records = openRecords(dataDir);
   const jobs = Object.assign(new HandService(), {
     list: (_match: unknown, scope?: { runId?: string }) =>
@@ -78,42 +74,7 @@ async function list(dataDir: string, way: 'summaries' | 'whole'): Promise<void> 
     way === 'summaries'
       ? batches.summaries()
       : (await batches.list()).map((batch) => summariseBatch(batches.view(batch)));
-  global.gc?.();
-  const before = process.memoryUsage();
-  for (const n of [1, 2]) {
-    const from = process.hrtime.bigint();
-    const [summary] = await call();
-    const ms = Number(process.hrtime.bigint() - from) / 1e6;
-    global.gc?.();
-    const now = process.memoryUsage();
-    console.log(
-      `${way} call ${n}: ${ms.toFixed(0)} ms, ${summary?.total} rows (${JSON.stringify(summary?.counts)}); ` +
-        `RSS ${mb(before.rss)} → ${mb(now.rss)} MB (peak ${mb(process.resourceUsage().maxRSS * 1024)} MB), ` +
-        `heap ${mb(before.heapUsed)} → ${mb(now.heapUsed)} MB`,
-    );
-  }
+  await timeListing(way, call);
 }
 
-async function main(): Promise<void> {
-  const [mode, dir, arg] = process.argv.slice(2);
-  if (mode === 'list') return list(dir as string, arg as 'summaries' | 'whole');
-  const rows = Number(mode ?? 100_000);
-  const work = mkdtempSync(join(tmpdir(), 'studio-batches-list-'));
-  try {
-    const from = process.hrtime.bigint();
-    await make(join(work, 'data'), rows);
-    console.log(`made: one batch of ${rows} rows in ${(Number(process.hrtime.bigint() - from) / 1e9).toFixed(1)} s`);
-    for (const way of ['whole', 'summaries'])
-      process.stdout.write(
-        execFileSync(
-          process.execPath,
-          ['--expose-gc', '--import', 'tsx', process.argv[1] as string, 'list', join(work, 'data'), way],
-          { encoding: 'utf8' },
-        ),
-      );
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-}
-
-void main();
+void listWays({ run: 'batch', make, list });

@@ -3,9 +3,6 @@
 // and as it was (every campaign read whole, then counted: CampaignRows.list and campaignSummary). Each
 // way runs in a process of its own on the same folder, so one's memory does not hide the other's.
 // Run alone: node --import tsx test/bench/campaigns-list.measure.ts [rows]   (default 100,000).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { campaignSummary } from '../../electron/common/bridge/campaigns';
 import type { CampaignRowRecord } from '../../electron/common/campaign/record';
@@ -19,9 +16,9 @@ import { campaignTable } from '../../electron/common/campaign/rows';
 import { columnVariables } from '../../electron/common/campaign/variables';
 import { HandService } from '../unit/campaign/hand-service';
 import { loadTemplate } from '../unit/campaign/template-fixture';
+import { listWays, timeListing, type ListWay } from './list-ways';
 
 const STATES: CampaignRowRecord['state'][] = ['done', 'done', 'done', 'failed', 'pending', 'video', 'cancelled'];
-const mb = (bytes: number): string => (bytes / 2 ** 20).toFixed(0);
 
 /** The folder: one finished campaign of `rows` rows, its rows in mixed states, made from one checked row. */
 async function make(dataDir: string, rows: number): Promise<void> {
@@ -55,7 +52,7 @@ async function make(dataDir: string, rows: number): Promise<void> {
 }
 
 /** One way of listing, in this process: its time, and the host's memory before and after. */
-async function list(dataDir: string, way: 'summaries' | 'whole'): Promise<void> {
+async function list(dataDir: string, way: ListWay): Promise<void> {
   const runner = new CampaignRows({
     rows: new RowEngine({ jobs: new HandService() }),
     runs: openRecords(dataDir).runs,
@@ -71,42 +68,7 @@ async function list(dataDir: string, way: 'summaries' | 'whole'): Promise<void> 
   }).handlers;
   const call = async () =>
     way === 'summaries' ? domain['campaigns.list']() : (await runner.list()).map(campaignSummary);
-  global.gc?.();
-  const before = process.memoryUsage();
-  for (const n of [1, 2]) {
-    const from = process.hrtime.bigint();
-    const [summary] = await call();
-    const ms = Number(process.hrtime.bigint() - from) / 1e6;
-    global.gc?.();
-    const now = process.memoryUsage();
-    console.log(
-      `${way} call ${n}: ${ms.toFixed(0)} ms, ${summary?.total} rows (${JSON.stringify(summary?.counts)}); ` +
-        `RSS ${mb(before.rss)} → ${mb(now.rss)} MB (peak ${mb(process.resourceUsage().maxRSS * 1024)} MB), ` +
-        `heap ${mb(before.heapUsed)} → ${mb(now.heapUsed)} MB`,
-    );
-  }
+  await timeListing(way, call);
 }
 
-async function main(): Promise<void> {
-  const [mode, dir, arg] = process.argv.slice(2);
-  if (mode === 'list') return list(dir as string, arg as 'summaries' | 'whole');
-  const rows = Number(mode ?? 100_000);
-  const work = mkdtempSync(join(tmpdir(), 'studio-campaigns-list-'));
-  try {
-    const from = process.hrtime.bigint();
-    await make(join(work, 'data'), rows);
-    console.log(`made: one campaign of ${rows} rows in ${(Number(process.hrtime.bigint() - from) / 1e9).toFixed(1)} s`);
-    for (const way of ['whole', 'summaries'])
-      process.stdout.write(
-        execFileSync(
-          process.execPath,
-          ['--expose-gc', '--import', 'tsx', process.argv[1] as string, 'list', join(work, 'data'), way],
-          { encoding: 'utf8' },
-        ),
-      );
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-}
-
-void main();
+void listWays({ run: 'campaign', make, list });
