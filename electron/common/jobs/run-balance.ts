@@ -96,7 +96,10 @@ export function runFigures(
     if (job.createdAt < since) continue;
     // Refused at its create: the service made nothing and charged nothing.
     if (job.chargedCredits === null && job.phase === 'failed' && job.remoteId === null) continue;
-    const figure = job.chargedCredits ?? job.costEstimate?.credits ?? null;
+    // Of unknown outcome (the studio stopped before the service answered): the service may have made and
+    // charged it or not, so its price is no figure, and a fall short of it is no top-up.
+    const price = job.phase === 'outcome-unknown' ? null : (job.costEstimate?.credits ?? null);
+    const figure = job.chargedCredits ?? price;
     if (job.createdAt > until) later += figure ?? 0;
     else if (figure === null) unknown += 1;
     else credits += figure;

@@ -21,11 +21,13 @@ export const AT_SERVICE = `SELECT count(*) AS steps, total(${FIGURE}) AS credits
   FROM jobs WHERE ${OF_RUN} AND phase IN ('submitting', 'queued', 'processing')`;
 export const STEPS = `SELECT coalesce(purpose_step, '') AS step, phase, count(*) AS jobs
   FROM jobs WHERE ${OF_RUN} GROUP BY 1, 2`;
+/** A job's figure as runFigures takes it: a job of unknown outcome has its charge, never its price. */
+const RUN_FIGURE = `CASE WHEN ${CHARGED} OR (cost_state = 'estimated' AND phase <> 'outcome-unknown') THEN cost_credits END`;
 /** Refused jobs (made nothing, charged nothing) are left out, as runFigures leaves them. */
 export const FIGURES = `SELECT
-    total(CASE WHEN created_at <= ?3 THEN ${FIGURE} END) AS credits,
-    count(CASE WHEN created_at <= ?3 AND ${FIGURE} IS NULL THEN 1 END) AS unknown,
-    total(CASE WHEN created_at > ?3 THEN ${FIGURE} END) AS later
+    total(CASE WHEN created_at <= ?3 THEN ${RUN_FIGURE} END) AS credits,
+    count(CASE WHEN created_at <= ?3 AND ${RUN_FIGURE} IS NULL THEN 1 END) AS unknown,
+    total(CASE WHEN created_at > ?3 THEN ${RUN_FIGURE} END) AS later
   FROM jobs WHERE run_id = ?1 AND purpose_type = ?2 AND created_at >= ?4 AND cost_state <> 'refused'`;
 
 /** Read from the expiry index: only the jobs whose results expire in the window are looked at. */

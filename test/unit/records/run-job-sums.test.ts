@@ -4,6 +4,7 @@ import { checkRows, fillRows } from '../../../electron/common/campaign/row-check
 import { campaignTable } from '../../../electron/common/campaign/rows';
 import type { CampaignRecord } from '../../../electron/common/campaign/record';
 import { columnVariables } from '../../../electron/common/campaign/variables';
+import { runFigures } from '../../../electron/common/jobs/run-balance';
 import { campaignViewFromLedger, campaignViewFromSums } from '../../../electron/services/campaign/campaign-manifest';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { toJobView } from '../../../electron/services/jobs/job-view';
@@ -92,6 +93,15 @@ function fixtureJobs(campaignId: string): JobRecord[] {
       costEstimate: cost === 2 ? { credits: 3, basis: 'published' } : null,
     } as JobRecord);
   }
+  // Cut off by a stop before the service answered, priced and not charged: no figure of their own.
+  for (const row of [1, 2])
+    jobs.push({
+      ...record(`${campaignId}-unknown-${row}`, 'outcome-unknown', NOW - 300_000 + row),
+      remoteId: null,
+      finishedAt: NOW - 290_000,
+      purpose: { type: 'campaign-row', campaignId, row, step: 'voiceover', take: 0 },
+      costEstimate: { credits: 3, basis: 'published' },
+    } as JobRecord);
   jobs.push({ ...record('plain', 'completed', NOW - 1_000), chargedCredits: 99, remoteId: 'rp' });
   return jobs;
 }
@@ -129,11 +139,37 @@ describe("a campaign's view summed in the database", () => {
     ledger.close();
   });
 
+  it("sums the figures of the balance's window as runFigures does, a job of unknown outcome with no figure", async () => {
+    const jobs = fixtureJobs('c1');
+    const { ledger, db } = await ledgerWith(jobs);
+    const since = NOW - 600_000;
+    const until = NOW - 60_000;
+    const inWindow = jobs.filter((j) => j.createdAt >= since && j.createdAt <= until);
+    // The fixture has jobs cut off before an answer that carry a price and no charge, inside the window.
+    expect(inWindow.some((j) => j.phase === 'outcome-unknown' && j.costEstimate && j.chargedCredits === null)).toBe(
+      true,
+    );
+    const summed = new SqlJobQueries(db).runSums({
+      runId: 'c1',
+      purposeType: 'campaign-row',
+      balance: { since, until },
+    });
+    const { credits, unknown, later } = summed.figures ?? {};
+    expect({ credits, unknown, later }).toEqual(
+      runFigures(
+        jobs.filter((j) => j.purpose?.type === 'campaign-row'),
+        since,
+        until,
+      ),
+    );
+    ledger.close();
+  });
+
   it('counts the jobs of each step and phase', async () => {
     const { ledger, db } = await ledgerWith(fixtureJobs('c1'));
     const sums = new SqlJobQueries(db).runSums({ runId: 'c1', purposeType: 'campaign-row' });
     const total = (step: string) => sums.steps.filter((s) => s.step === step).reduce((n, s) => n + s.jobs, 0);
-    expect(total('video') + total('voiceover')).toBe(ROWS * 5);
+    expect(total('video') + total('voiceover')).toBe(ROWS * 5 + 2);
     expect(total('video')).toBe(Math.ceil((ROWS * 5) / 3));
     ledger.close();
   });
