@@ -53,4 +53,17 @@ describe('queued runs in the starting studio', () => {
     void runs.workers(shown).catch(() => undefined);
     await runs.close();
   }, 60_000);
+
+  // A command that paused on its queue printed its pause and then never exited: a question asked after
+  // the close (the queue's status, its workers) opened a connection the close never saw, and that
+  // connection, trying a Redis that had gone, kept the process alive.
+  it('opens no connection after its close: a question then is refused at once', async () => {
+    const redis = await startRedis();
+    started.push(redis);
+    const runs = new QueuedRuns();
+    const shown = runs.address(redis.url);
+    await runs.close();
+    await expect(runs.counts(shown)).rejects.toThrow('the studio is quitting');
+    await expect(runs.workers(shown)).rejects.toThrow('the studio is quitting');
+  });
 });

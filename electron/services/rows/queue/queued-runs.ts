@@ -302,6 +302,9 @@ export class QueuedRuns {
   }
 
   private link(shown: string): Promise<QueueLink> {
+    // A link opened after close would be left out of it, and its connection, retrying a Redis that has
+    // gone, would keep a command that has finished from exiting.
+    if (this.closed) return Promise.reject(QUEUE_CLOSED);
     let link = this.links.get(shown);
     if (!link) {
       link = this.open(shown);

@@ -121,6 +121,8 @@ export class RowTakes {
   /** The events' own connection, which XREAD blocks: ours to drop, since BullMQ's close waits on a Redis that has gone. */
   private eventsClient: Redis | null = null;
   private following: Promise<void> | null = null;
+  /** Set once closing begins: nothing opens a connection after it. */
+  private closed = false;
   private readonly making = new Set<Promise<unknown>>();
 
   constructor(private readonly options: RowTakesOptions) {
@@ -209,6 +211,8 @@ export class RowTakes {
   private async read(ended: (at: TakeAt) => void): Promise<void> {
     // From the last event now, not from '$' at the first read: an end in between is not missed.
     const last = await this.redis.xrevrange(`${this.prefix}:${this.name}:events`, '+', '-', 'COUNT', 1);
+    // Closed while that read was on its way: a client made now would outlive the close.
+    if (this.closed) throw new Error('the queue was closed');
     this.eventsClient = new Redis(this.target.options);
     this.eventsClient.on('error', (error: Error) => this.outage.lost(error));
     const events = new QueueEvents(this.name, {
@@ -233,7 +237,7 @@ export class RowTakes {
 
   /** This process makes takes from now on, `concurrency` at once; `delivered` hears of each report once it is at the queue. */
   start(make: MakeTake, delivered?: (take: RowTake, report: RowReport) => void): void {
-    if (this.worker) return;
+    if (this.worker || this.closed) return;
     const worker = new Worker<RowTake, RowReport>(this.name, (job, token) => this.made(make, job, token), {
       connection: this.target.options,
       prefix: this.prefix,
@@ -266,6 +270,7 @@ export class RowTakes {
    * that has gone it never returned.
    */
   async closeWithin(graceMs: number): Promise<void> {
+    this.closed = true;
     // Fetches nothing more; a pause that does not wait touches no Redis.
     await withinMs(this.worker?.pause(true) ?? Promise.resolve(), 200);
     await withinMs(Promise.all([...this.making]), graceMs);
