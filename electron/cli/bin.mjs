@@ -4,4 +4,5 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { runCli } = await import('./index.ts');
-process.exitCode = await runCli(process.argv.slice(2));
+const { exitWhenDone } = await import('./exit-when-done.ts');
+exitWhenDone(await runCli(process.argv.slice(2)));

@@ -7,6 +7,7 @@ import { DataFolderUnusableError } from '../services/host/data-folder-state';
 import { StudioError } from '../services/host/errors';
 import { OwnerCallError, OwnerRefusedError } from '../services/host/owner-client';
 import { QueueUnavailableError } from '../services/rows/queue/queue-check';
+import { exitWhenDone } from './exit-when-done';
 import { GLOBAL_OPTIONS, ParseStop, parseCommandLine, usageLine } from './parser';
 import { jobsCommands } from './commands/jobs';
 import { exportBodyCommand } from './commands/export-body';
@@ -213,7 +214,5 @@ function exitFor(error: unknown): number {
 
 const entry = process.argv[1];
 if (entry && import.meta.url === pathToFileURL(entry).href) {
-  void runCli(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
+  void runCli(process.argv.slice(2)).then((code) => exitWhenDone(code));
 }
