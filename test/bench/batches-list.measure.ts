@@ -7,7 +7,6 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { summariseBatch } from '../../electron/common/bridge/batches';
 import type { JobRecord } from '../../electron/common/bridge/jobs';
 import { toJobView } from '../../electron/services/jobs/job-view';
 import { SqlJobQueries } from '../../electron/services/records/job-queries';
@@ -16,6 +15,7 @@ import type { Sqlite } from '../../electron/services/records/database';
 import { RowEngine } from '../../electron/services/rows/engine/row-engine';
 import { batchRuns, type BatchRowRecord } from '../../electron/services/voices/batch-record';
 import { BatchRows } from '../../electron/services/voices/batch-rows';
+import { summariseBatch } from '../../electron/services/voices/batch-view';
 import { HandService } from '../unit/campaign/hand-service';
 import { record } from '../unit/records/ledger-fixtures';
 
