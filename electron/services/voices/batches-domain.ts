@@ -75,14 +75,15 @@ export function createBatchesDomain(
     now: reading.now ?? Date.now,
     guardMs: reading.guardMs ?? QUEUE_READ_GUARD_MS,
   });
-  const whole = async (id: string) => {
+  const recordOf = async (id: string) => {
     const record = await batches.get(id);
     if (!record) throw new StudioError(`No batch "${id}"`, 'not-found');
-    return batches.view(record);
+    return record;
   };
-  // The page and the command line are sent a batch without its rows, which they read a page at a time.
+  const whole = async (id: string) => batches.view(await recordOf(id));
+  // The page and the command line are answered a batch without its rows, which they read a page at a time.
   const view = async (id: string) => withoutRows(await whole(id));
-  const sent = async (found: Promise<WholeBatch>) => withoutRows(await found);
+  const answered = async (changed: Promise<WholeBatch>) => withoutRows(await changed);
   return {
     handlers: {
       'batches.check': async (input) => read(input),
@@ -123,13 +124,13 @@ export function createBatchesDomain(
       },
       'batches.revision': async (id, raw) => {
         const checked = await read(BatchInput.parse(raw));
-        await whole(id);
+        await recordOf(id);
         return batches.revision(id, checked.rows, refusedRows(checked.problems));
       },
       'batches.revise': async (id, raw, confirmation) => {
         const checked = await read(BatchInput.parse(raw));
         const refused = refusedRows(checked.problems);
-        await whole(id);
+        await recordOf(id);
         const { changed, added } = await batches.revision(id, checked.rows, refused);
         if (changed.length + added.length > 0)
           await jobs.requireConfirmed('tts', changed.length + added.length, confirmation);
@@ -144,38 +145,38 @@ export function createBatchesDomain(
       },
       'batches.get': view,
       'batches.rows': async (id, query) => batchRowsPage((await whole(id)).rows, query, await lostCopies()),
-      'batches.pause': async (id) => sent(batches.pause(id)),
+      'batches.pause': async (id) => answered(batches.pause(id)),
       'batches.queueStatus': async (id) => {
         const record = await batches.get(id);
         if (!record) throw new StudioError(`No batch "${id}"`, 'not-found');
         return queueStatus(record.queue ?? null);
       },
       'batches.setCap': async (id, maxCredits) => {
-        await whole(id);
-        return sent(batches.setCap(id, maxCredits));
+        await recordOf(id);
+        return answered(batches.setCap(id, maxCredits));
       },
-      'batches.resume': async (id) => sent(batches.resume(id)),
-      'batches.cancel': async (id) => sent(batches.cancel(id)),
+      'batches.resume': async (id) => answered(batches.resume(id)),
+      'batches.cancel': async (id) => answered(batches.cancel(id)),
       'batches.retryFailed': async (id, confirmation) => {
         const failed = (await view(id)).counts.failed ?? 0;
         if (failed > 0) await jobs.requireConfirmed('tts', failed, confirmation);
-        return sent(batches.retryFailed(id));
+        return answered(batches.retryFailed(id));
       },
       // Making a row again is a new paid job: the user's answer to its price comes with it.
       'batches.redoRow': async (id, row, confirmation) => {
         await jobs.requireConfirmed('tts', 1, confirmation);
-        return sent(batches.redoRow(id, row)).catch((error) => refused(error, 'cannot-redo'));
+        return answered(batches.redoRow(id, row)).catch((error) => refused(error, 'cannot-redo'));
       },
       'batches.editRow': async (id, edit, { remake, confirmation }) => {
         if (remake) await jobs.requireConfirmed('tts', 1, confirmation);
         const known = await knownVoicesOf(catalogue);
         // A started batch keeps no defaults: a row changed to no voice is refused, not given one.
-        return sent(batches.editRow(id, edit, remake, (row, change) => editedRow(row, change, {}, known))).catch(
+        return answered(batches.editRow(id, edit, remake, (row, change) => editedRow(row, change, {}, known))).catch(
           (error) => refused(error, 'cannot-edit'),
         );
       },
       'batches.removeRows': async (id, rows) =>
-        sent(batches.removeRows(id, rows)).catch((error) => refused(error, 'cannot-remove')),
+        answered(batches.removeRows(id, rows)).catch((error) => refused(error, 'cannot-remove')),
       'batches.export': async (id, folder, options) => {
         const existing = options?.existing;
         const batch = await whole(id);
