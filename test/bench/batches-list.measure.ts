@@ -3,7 +3,6 @@
 // summed by the database) and as it was (the batch read whole and viewed against its jobs read from
 // the ledger, as the engine read them). Each way runs in a process of its own on the same folder.
 // Run alone: node --import tsx test/bench/batches-list.measure.ts [rows]   (default 100,000).
-import { summariseBatch } from '../../electron/common/bridge/batches';
 import type { JobRecord } from '../../electron/common/bridge/jobs';
 import { toJobView } from '../../electron/services/jobs/job-view';
 import { SqlJobQueries } from '../../electron/services/records/job-queries';
@@ -12,6 +11,7 @@ import type { Sqlite } from '../../electron/services/records/database';
 import { RowEngine } from '../../electron/services/rows/engine/row-engine';
 import { batchRuns, type BatchRowRecord } from '../../electron/services/voices/batch-record';
 import { BatchRows } from '../../electron/services/voices/batch-rows';
+import { summariseBatch } from '../../electron/services/voices/batch-view';
 import { HandService } from '../unit/campaign/hand-service';
 import { record } from '../unit/records/ledger-fixtures';
 import { listWays, timeListing, type ListWay } from './list-ways';

@@ -255,7 +255,16 @@ describe('batch spreadsheets in Chromium', () => {
     const batchId = (await bridgeCall<{ id: string }[]>(page, 'batches.list'))[0].id;
     const rowOne = async () =>
       (
-        await bridgeCall<{ rows: { row: number; state: string; jobId: string | null }[] }>(page, 'batches.get', batchId)
+        await bridgeCall<{ rows: { row: number; state: string; jobId: string | null }[] }>(
+          page,
+          'batches.rows',
+          batchId,
+          {
+            offset: 0,
+            limit: 1,
+            filter: 'all',
+          },
+        )
       ).rows.find((r) => r.row === 0);
     const firstTake = (await rowOne())?.jobId;
     expect(firstTake).toBeTruthy();

@@ -14,6 +14,7 @@ import { UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '
 import { JSON_OPTION } from '../common-options';
 import type { StudioLink } from '../studio-link';
 import { batchIdOf, reportBatch } from './batch-report';
+import { batchRows, type ReadBatchRows } from './batch-pages';
 import { runLine } from './progress-bars';
 import { followRun, reportUserPause } from './run-follow';
 import { batchRunProgress } from '../../common/jobs/batch-progress';
@@ -105,14 +106,16 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
       `${rowLabel(checked.rows.find((r) => r.row === problem.row) ?? problem, { capital: true })} is not sent: ${problem.message}`,
     );
   const call = studio.call;
+  const rowsOf: ReadBatchRows = (id, query) => call('batches.rows', id, query);
   let view = await earlierBatch(studio, asked);
   if (view) {
     const started = view;
     // Edited and new rows, and failed rows with --retry-failed, are new paid jobs: asked first, with their total.
     const { changed, added } = await call('batches.revision', started.id, input);
-    const failed = args.flags['--retry-failed']
-      ? started.rows.filter((r) => r.state === 'failed' && !changed.includes(r.row)).length
-      : 0;
+    let failed = 0;
+    if (args.flags['--retry-failed'])
+      for await (const row of batchRows(rowsOf, started.id, 'problems'))
+        if (row.state === 'failed' && !changed.includes(row.row)) failed += 1;
     const toSend = changed.length + added.length + failed;
     const confirmation =
       toSend > 0 ? await confirmPaidCli(args, io, studio, { action: 'tts', count: toSend }) : undefined;
@@ -140,8 +143,7 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
     {
       read: async () => {
         const now = await call('batches.get', id);
-        const charged = now.rows.reduce((sum, r) => sum + (r.chargedCredits ?? 0), 0);
-        return { state: now.state, progress: batchRunProgress(now, null, Date.now()), charged };
+        return { state: now.state, progress: batchRunProgress(now, null, Date.now()), charged: now.pace.spent };
       },
       watch: (changed) =>
         studio.on('batches.changed', (summary: BatchSummary) => {
@@ -155,13 +157,8 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
   view = await call('batches.get', id);
   if (!json && !(io.terminal ?? process.stderr.isTTY === true))
     io.err(runLine(batchRunProgress(view, null, Date.now()), false));
-  const reported = reportBatch(
-    args,
-    io,
-    view,
-    await call('batches.export', id, asked.outDir, { existing: asked.existing }),
-    asked.outDir,
-  );
+  const saved = await call('batches.export', id, asked.outDir, { existing: asked.existing });
+  const reported = await reportBatch(args, io, view, rowsOf, saved, asked.outDir);
   const again = 'the same studio tts-batch command';
   const left = batchRunProgress(view, null, Date.now()).tally;
   // Paused by the account or by its user in the studio: exit 5, the rows left to a run again.

@@ -91,7 +91,8 @@ export const BatchRowView = BatchRow.extend({
 });
 export type BatchRowView = z.infer<typeof BatchRowView>;
 
-export const BatchView = z.object({
+/** A batch without its rows: what lists and progress events carry. */
+export const BatchSummary = z.object({
   id: z.string(),
   label: z.string(),
   createdAt: z.number(),
@@ -111,17 +112,69 @@ export const BatchView = z.object({
   maxCredits: RunCap.optional(),
   /** The queue its rows are made on, as `redis://host:port` without its password; null or absent: on this computer. */
   queue: z.string().nullish(),
-  rows: z.array(BatchRowView),
+  /** Its rows, all of them. */
+  total: z.number(),
+});
+export type BatchSummary = z.infer<typeof BatchSummary>;
+
+/**
+ * What a batch's pace and projected cost are reckoned from, read off its rows by the host that holds
+ * them (see batchRunProgress), so the page and the command line follow a batch without its rows.
+ */
+export const BatchPace = z.object({
+  /** When each completed row's job ended (ms since the epoch). */
+  doneAt: z.array(z.number()),
+  /** What a completed row was charged on average; null before one was charged. */
+  rowCharge: z.number().nullable(),
+  /** Credits charged so far for the batch's rows. */
+  spent: z.number(),
+});
+export type BatchPace = z.infer<typeof BatchPace>;
+
+/**
+ * A batch as its page and the command line follow it: its summary, its pace and how many rows Save has
+ * a file for. Its rows are read a page at a time (batches.rows): a batch of 100,000 rows sent whole at
+ * each of its rows' changes held the page for seconds.
+ */
+export const BatchView = BatchSummary.extend({
+  pace: BatchPace,
+  /** Rows with a take to save (a result, or the last good one of a row being made again). */
+  withResults: z.number().int().nonnegative(),
 });
 export type BatchView = z.infer<typeof BatchView>;
 
-/** A batch without its rows: what lists and progress events carry. */
-export const BatchSummary = BatchView.omit({ rows: true }).extend({ total: z.number() });
-export type BatchSummary = z.infer<typeof BatchSummary>;
+/** A window of a batch's rows, in the batch's order: all of them, or those with a problem (batchRowHasProblem). */
+export const BatchRowsQuery = z.object({
+  offset: z.number().int().nonnegative().max(100_000),
+  limit: z.number().int().min(1).max(500),
+  filter: z.enum(['all', 'problems']).default('all'),
+});
+export type BatchRowsQuery = z.input<typeof BatchRowsQuery>;
 
-export function summariseBatch(view: BatchView): BatchSummary {
-  const { rows, ...rest } = view;
-  return { ...rest, total: rows.length };
+export const BatchRowsPage = z.object({
+  /** Rows the query's filter keeps, in all. */
+  total: z.number().int().nonnegative(),
+  /** Rows with a problem in all (the filter's count). */
+  problems: z.number().int().nonnegative(),
+  rows: z.array(BatchRowView),
+});
+export type BatchRowsPage = z.infer<typeof BatchRowsPage>;
+
+/** Row states that ended without a result (or were refused): the page colours them as errors. */
+export const BATCH_ROW_STATES_FAILED: ReadonlySet<BatchRowState> = new Set([
+  'failed',
+  'outcome-unknown',
+  'stalled',
+  'invalid',
+]);
+
+/**
+ * A row the "only problems" filter keeps: refused by the check, failed (or its outcome unknown, or
+ * stalled), held with a reason, or made with its saved file missing or changed on disk (`lostCopy`).
+ */
+export function batchRowHasProblem(row: Pick<BatchRowView, 'state' | 'problem'>, lostCopy: boolean): boolean {
+  if (lostCopy || BATCH_ROW_STATES_FAILED.has(row.state)) return true;
+  return row.state !== 'completed' && row.state !== 'cancelled' && row.problem !== null;
 }
 
 /**
@@ -223,6 +276,8 @@ export const batchesCalls = {
   'batches.create': call(z.tuple([BatchInput, PaidConfirmation.optional()]), BatchView),
   'batches.list': call(z.tuple([]), z.array(BatchSummary)),
   'batches.get': call(z.tuple([id]), BatchView),
+  /** A window of the batch's rows (the table's page in view), all or those with a problem. */
+  'batches.rows': call(z.tuple([id, BatchRowsQuery]), BatchRowsPage),
   'batches.pause': call(z.tuple([id]), BatchView),
   'batches.resume': call(z.tuple([id]), BatchView),
   'batches.cancel': call(z.tuple([id]), BatchView),
@@ -279,7 +334,8 @@ export const batchesCalls = {
       folder: z.string(),
       saved: z.number(),
       inFolder: z.number(),
-      failed: z.array(z.object({ row: z.number(), error: z.string() })),
+      /** Rows not saved, with their number in the sheet (line) for naming them. */
+      failed: z.array(z.object({ row: z.number(), line: z.number().optional(), error: z.string() })),
       manifest: z.string(),
     }),
   ),

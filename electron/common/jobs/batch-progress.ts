@@ -17,23 +17,22 @@ export function batchRunTally(counts: Partial<Record<BatchRowState, number>>): R
 
 /**
  * A batch's progress read from its view: each completed row's finish is when its job ended, and the
- * charge of a row is what the service charged its job. The pace is measured from the batch's start.
+ * charge of a row is what the service charged its job (the host reads both off the rows: BatchPace).
+ * The pace is measured from the batch's start.
  */
 export function batchRunProgress(
-  view: Pick<BatchView, 'rows' | 'counts' | 'state' | 'createdAt'>,
+  view: Pick<BatchView, 'pace' | 'counts' | 'state' | 'createdAt'>,
   rowPrice: number | null,
   now: number,
 ): RunProgress {
-  const done = view.rows.filter((r) => r.state === 'completed');
-  const charges = done.flatMap((r) => (r.chargedCredits === null ? [] : [r.chargedCredits]));
   return runProgress(
     {
       tally: batchRunTally(view.counts),
-      doneAt: done.flatMap((r) => (r.endedAt === null ? [] : [r.endedAt])),
+      doneAt: view.pace.doneAt,
       running: view.state === 'running',
       sendingSince: view.createdAt,
-      spent: view.rows.reduce((sum, r) => sum + (r.chargedCredits ?? 0), 0),
-      rowCharge: charges.length ? charges.reduce((a, b) => a + b, 0) / charges.length : null,
+      spent: view.pace.spent,
+      rowCharge: view.pace.rowCharge,
       rowPrice,
     },
     now,
@@ -45,7 +44,7 @@ export function batchRunProgress(
  * service (null: it did not pause on its own). The same words as a campaign's.
  */
 export function batchPauseText(
-  view: Pick<BatchView, 'rows' | 'counts' | 'state' | 'createdAt' | 'pause' | 'atService'>,
+  view: Pick<BatchView, 'pace' | 'counts' | 'state' | 'createdAt' | 'pause' | 'atService'>,
   rowPrice: number | null,
   now: number,
 ): string | null {

@@ -289,7 +289,10 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
       closeOnQuit: base.host !== 'cli',
     }),
     createPlacementDomain(base, studio, storage),
-    createBatchesDomain(base, studio, grants, downloads.copies),
+    // A batch's table finds rows whose saved file is lost by their links, once the earlier versions' copies are in.
+    createBatchesDomain(base, studio, grants, downloads.copies, {}, () =>
+      downloads.ready.then(() => downloads.manager.lookup.lostLinks('batch')),
+    ),
     createToolsDomain(createToolDeps(studio, media.probe, linker.linkFor('tools'))),
     // A chosen local file is looked at before it goes up, in every host: one the service would not take is refused.
     createAvatarsDomain(base, studio, linker.linkFor('avatar'), async (reference) => {

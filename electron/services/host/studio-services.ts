@@ -1,4 +1,4 @@
-import { summariseBatch, type BatchView } from '../../common/bridge/batches';
+import { summariseBatch, type WholeBatch } from '../voices/batch-view';
 import type { CatalogueService } from '../catalogue/catalogue-service';
 import type { StudioHost, StudioServiceOverrides, StudioServices } from './studio-types';
 import { JobReactor } from '../jobs/reactor';
@@ -99,8 +99,8 @@ export function startStudioServices(
 }
 
 /** At most one `batches.changed` per batch every 250 ms (a thousand rows change often), the last one always sent. */
-function throttledBatchEvents(base: Pick<HostBase, 'emit'>): (view: BatchView) => void {
-  const pending = new Map<string, BatchView>();
+function throttledBatchEvents(base: Pick<HostBase, 'emit'>): (view: WholeBatch) => void {
+  const pending = new Map<string, WholeBatch>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   return (view) => {
     pending.set(view.id, view);

@@ -1,4 +1,5 @@
-import type { BatchRow, BatchRowEdit, BatchView } from '../../common/bridge/batches';
+import type { BatchRow, BatchRowEdit } from '../../common/bridge/batches';
+import type { WholeBatch } from './batch-view';
 import type { BatchInputRecord } from './batch-record';
 import { rowLabel } from '../../common/text/row-label';
 
@@ -15,7 +16,7 @@ export type RowCheck = (row: Row, edit: BatchRowEdit) => { entry: Row; problem: 
  */
 export function rowEdited(
   record: BatchInputRecord,
-  view: BatchView,
+  view: Pick<WholeBatch, 'rows'>,
   edit: BatchRowEdit,
   remake: boolean,
   check: RowCheck,
@@ -54,7 +55,11 @@ export function rowEdited(
  * A batch without some rows not sent yet (waiting, refused or cancelled), while it is not sending. A row
  * that was sent is a paid job: it stays, with its result, and the whole change is refused naming it.
  */
-export function rowsRemoved(record: BatchInputRecord, view: BatchView, rows: readonly number[]): BatchInputRecord {
+export function rowsRemoved(
+  record: BatchInputRecord,
+  view: Pick<WholeBatch, 'rows'>,
+  rows: readonly number[],
+): BatchInputRecord {
   if (record.state === 'running')
     throw new Error('Pause the batch before deleting rows: a row may be sent at any moment.');
   const sent = rows

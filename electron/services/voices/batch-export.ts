@@ -3,7 +3,8 @@ import { readFile, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import Papa from 'papaparse';
 import PQueue from 'p-queue';
-import type { BatchRowView, BatchView } from '../../common/bridge/batches';
+import type { BatchRowView } from '../../common/bridge/batches';
+import type { WholeBatch } from './batch-view';
 import { numberedName, renderTemplate, safeRelativeName } from '../../common/file-names';
 import { fetchToFile, FinalDownloadError } from '../downloads/fetch-to-file';
 import { writeFileAtomic } from '../projects/atomic-file';
@@ -52,14 +53,17 @@ export interface ExportResult {
   saved: number;
   /** Rows whose file is in the folder (saved now or by an earlier run). */
   inFolder: number;
-  failed: { row: number; error: string }[];
+  failed: { row: number; line?: number; error: string }[];
   manifest: string;
   /** Each row in the folder: its file's path and the link it was saved from. */
   files: Map<number, { path: string; link: string }>;
 }
 
+/** The row's number in the sheet, to name a failed row as the table does. */
+const lineOf = (row: Pick<BatchRowView, 'line'>) => (row.line === undefined ? {} : { line: row.line });
+
 /** Each row's file name in the folder: the template filled from the row, made safe, never shared. */
-export function batchFileNames(view: BatchView): Map<number, string> {
+export function batchFileNames(view: WholeBatch): Map<number, string> {
   const names = new Map<number, string>();
   const used = new Set<string>();
   // {row} has as many digits as the last row, so the files sort in row order (01, 02, … 10). Rows
@@ -88,7 +92,11 @@ export function batchFileNames(view: BatchView): Map<number, string> {
  * from an earlier run is kept, so running it again only fetches what is missing. Downloads go through
  * a `.part` file checked before it takes its name, so a failure leaves no broken file.
  */
-export async function exportBatch(view: BatchView, folder: string, options: ExportOptions = {}): Promise<ExportResult> {
+export async function exportBatch(
+  view: WholeBatch,
+  folder: string,
+  options: ExportOptions = {},
+): Promise<ExportResult> {
   const names = batchFileNames(view);
   const files = new Map<number, string>();
   const seconds = new Map<number, number>();
@@ -119,7 +127,7 @@ export async function exportBatch(view: BatchView, folder: string, options: Expo
     } else if (foreign && options.existing) {
       if (options.existing === 'skip') {
         const reason = `skipped: the folder has a file "${name}" the studio did not save; it was left as it is`;
-        failed.push({ row: row.row, error: reason });
+        failed.push({ row: row.row, ...lineOf(row), error: reason });
         return options.onRow?.(row, null, reason);
       }
       name = await freeName(folder, name, taken);
@@ -137,7 +145,7 @@ export async function exportBatch(view: BatchView, folder: string, options: Expo
       await kept();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      failed.push({ row: row.row, error: message });
+      failed.push({ row: row.row, ...lineOf(row), error: message });
       options.onRow?.(row, null, message);
     }
   };
@@ -215,7 +223,7 @@ export const MANIFEST_COLUMNS = [
  * publishes no price for speech, and a figure the studio made up would be worse than none).
  */
 export function manifestCsv(
-  view: BatchView,
+  view: WholeBatch,
   files: ReadonlyMap<number, string>,
   voiceName: (voiceId: string) => string | null = () => null,
   seconds: ReadonlyMap<number, number> = new Map(),

@@ -1,11 +1,5 @@
 import { retriedWithTheFailed } from '../../common/campaign/row-review';
-import {
-  summariseBatch,
-  type BatchRow,
-  type BatchRowEdit,
-  type BatchSummary,
-  type BatchView,
-} from '../../common/bridge/batches';
+import type { BatchRow, BatchRowEdit, BatchSummary } from '../../common/bridge/batches';
 import type { JobSubmission, JobView } from '../../common/bridge/jobs';
 import type { ResultCopies } from '../downloads/result-copies';
 import type { Logger } from '../host/types';
@@ -15,7 +9,17 @@ import type { RunStores, RunSummary } from '../rows/engine/run-store';
 import type { RunSumsReader } from '../jobs/run-sums';
 import { rowEdited, rowsRemoved, type RowCheck } from './batch-edits';
 import { batchRuns, settledRows, type BatchRecord, type BatchRowRecord } from './batch-record';
-import { batchEndedSummary, batchSummaryOf, batchView, DAY, expiringSoon, revisionOf, rowJobs } from './batch-view';
+import {
+  batchEndedSummary,
+  batchSummaryOf,
+  batchView,
+  DAY,
+  expiringSoon,
+  revisionOf,
+  rowJobs,
+  summariseBatch,
+  type WholeBatch,
+} from './batch-view';
 import { rowLabel } from '../../common/text/row-label';
 
 export interface BatchRowsDeps {
@@ -28,7 +32,7 @@ export interface BatchRowsDeps {
   /** The job engine's changes: a batch's rows follow their jobs' phases on the page. */
   subscribe(listener: (job: JobView) => void): () => void;
   log?: Logger;
-  onChange?: (view: BatchView) => void;
+  onChange?: (view: WholeBatch) => void;
   /** Announces a batch that has ended, once (its rows are not announced one by one). */
   notify?: (title: string, body: string, outcome: 'completed' | 'failed') => void;
 }
@@ -138,30 +142,30 @@ export class BatchRows {
   }
 
   /** The batch with each row's state, read from its record and the ledger. */
-  view(record: BatchRecord): BatchView {
+  view(record: BatchRecord): WholeBatch {
     return batchView(record, this.deps.rows.jobs(record.id));
   }
 
   /** Goes on with the batch; resolves when it finished, or as soon as it is paused or cancelled (rows out go on). */
-  async run(id: string): Promise<BatchView> {
+  async run(id: string): Promise<WholeBatch> {
     return this.view((await this.deps.rows.run(KIND, id, { untilRowsEnd: false })) as BatchRecord);
   }
 
-  async pause(id: string): Promise<BatchView> {
+  async pause(id: string): Promise<WholeBatch> {
     return this.view((await this.deps.rows.pause(KIND, id)) as BatchRecord);
   }
 
-  async resume(id: string): Promise<BatchView> {
+  async resume(id: string): Promise<WholeBatch> {
     return this.view((await this.deps.rows.resume(KIND, id)) as BatchRecord);
   }
 
   /** Rows not sent yet are never sent; those sent go on (they are paid for). */
-  async cancel(id: string): Promise<BatchView> {
+  async cancel(id: string): Promise<WholeBatch> {
     return this.view((await this.deps.rows.cancel(KIND, id)) as BatchRecord);
   }
 
   /** Sends the failed rows again: each its next take, paid like the first (its caller asked first). */
-  async retryFailed(id: string): Promise<BatchView> {
+  async retryFailed(id: string): Promise<WholeBatch> {
     const record = await this.require(id);
     // A row waiting for review (its worker stopped mid-send) is left for its user: it may be paid for.
     const failed = this.view(record)
@@ -186,7 +190,7 @@ export class BatchRows {
   }
 
   /** Sets or removes the cap ("stop after N credits"); a batch paused at its cap goes on when resumed. */
-  async setCap(id: string, maxCredits: number | null): Promise<BatchView> {
+  async setCap(id: string, maxCredits: number | null): Promise<WholeBatch> {
     return this.view((await this.deps.rows.update(KIND, id, (r) => ({ ...r, maxCredits }))) as BatchRecord);
   }
 
@@ -210,7 +214,7 @@ export class BatchRows {
   }
 
   /** Makes one ended row again: a new take for that row only (its earlier result stays in the ledger). */
-  async redoRow(id: string, row: number): Promise<BatchView> {
+  async redoRow(id: string, row: number): Promise<WholeBatch> {
     const record = await this.require(id);
     const found = this.view(record).rows.find((r) => r.row === row);
     const state = found?.state;
@@ -226,7 +230,7 @@ export class BatchRows {
   }
 
   /** Changes one row (see rowEdited): the batch runs again when the change leaves a row to send. */
-  async editRow(id: string, edit: BatchRowEdit, remake: boolean, check: RowCheck): Promise<BatchView> {
+  async editRow(id: string, edit: BatchRowEdit, remake: boolean, check: RowCheck): Promise<WholeBatch> {
     const record = await this.require(id);
     const changed = settledRows(record, rowEdited(record, this.view(record), edit, remake, check));
     await this.save(changed);
@@ -235,7 +239,7 @@ export class BatchRows {
   }
 
   /** Deletes rows not sent yet (see rowsRemoved). */
-  async removeRows(id: string, rows: readonly number[]): Promise<BatchView> {
+  async removeRows(id: string, rows: readonly number[]): Promise<WholeBatch> {
     const record = await this.require(id);
     await this.save(settledRows(record, rowsRemoved(record, this.view(record), rows)));
     return this.view(await this.require(id));

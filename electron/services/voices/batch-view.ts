@@ -6,6 +6,7 @@ import {
   batchRowProblem,
   type BatchRow,
   type BatchRowState,
+  type BatchPace,
   type BatchRowView,
   type BatchSummary,
   type BatchView,
@@ -48,8 +49,14 @@ export function rowJobs(
   return byRow;
 }
 
+/**
+ * A batch's view with every row, as the host reads it to save, edit, count and page it. Only its
+ * view (withoutRows) and pages of its rows (batchRowsPage) cross to the page and the command line.
+ */
+export type WholeBatch = BatchView & { rows: BatchRowView[] };
+
 /** The batch with each row's state, read from the ledger's jobs. */
-export function batchView(record: BatchRecord, jobs: readonly JobView[]): BatchView {
+export function batchView(record: BatchRecord, jobs: readonly JobView[]): WholeBatch {
   const latest = rowJobs(jobs, record.id, false, new Map(record.rows.map((r) => [r.row, r.take])));
   const takes = rowJobs(jobs, record.id, true);
   const invalid = new Set(record.invalid);
@@ -92,8 +99,38 @@ export function batchView(record: BatchRecord, jobs: readonly JobView[]): BatchV
     done,
     balanceNote: balanceNote(record, jobs),
     atService: runAtService(jobs.filter((j) => j.purpose.type === 'batch-row' && j.purpose.batchId === record.id)),
+    total: rows.length,
+    pace: batchPace(rows),
+    withResults: rows.filter((row) => row.resultUrl !== null).length,
     rows,
   };
+}
+
+/** The pace's figures read off a batch's rows once, here, for a page that is not sent them. */
+function batchPace(rows: readonly BatchRowView[]): BatchPace {
+  const doneAt: number[] = [];
+  const charges: number[] = [];
+  let spent = 0;
+  for (const row of rows) {
+    spent += row.chargedCredits ?? 0;
+    if (row.state !== 'completed') continue;
+    if (row.endedAt !== null) doneAt.push(row.endedAt);
+    if (row.chargedCredits !== null) charges.push(row.chargedCredits);
+  }
+  const rowCharge = charges.length ? charges.reduce((a, b) => a + b, 0) / charges.length : null;
+  return { doneAt, rowCharge, spent };
+}
+
+/** The batch as it crosses to the page: everything but its rows. */
+export function withoutRows(whole: WholeBatch): BatchView {
+  const { rows: _rows, ...view } = whole;
+  return view;
+}
+
+/** The batch as lists and progress events carry it. */
+export function summariseBatch(whole: WholeBatch): BatchSummary {
+  const { rows: _rows, pace: _pace, withResults: _withResults, ...summary } = whole;
+  return summary;
 }
 
 /** What a batch's view and its summary show of its own fields, as they are. */
@@ -147,7 +184,7 @@ function balanceNote(record: BatchRecord, jobs: readonly JobView[]): string | nu
  */
 export function revisionOf(
   record: BatchRecord,
-  view: BatchView,
+  view: WholeBatch,
   rows: readonly BatchRow[],
   refused: Pick<BatchRecord, 'invalid'>,
 ): { changed: number[]; added: number[] } {
@@ -169,7 +206,7 @@ export function revisionOf(
 }
 
 /** The one line that announces an ended batch, and whether it counts as a failure. */
-export function batchEndedSummary(view: BatchView): { title: string; body: string; outcome: 'completed' | 'failed' } {
+export function batchEndedSummary(view: WholeBatch): { title: string; body: string; outcome: 'completed' | 'failed' } {
   const failed = (view.counts.failed ?? 0) + (view.counts['outcome-unknown'] ?? 0) + (view.counts.stalled ?? 0);
   const parts = [
     `${view.counts.completed ?? 0} done`,
@@ -186,7 +223,7 @@ export function batchEndedSummary(view: BatchView): { title: string; body: strin
 export const DAY = 24 * 3_600_000;
 
 /** Done rows whose results expire within 24 hours (the expiry warning asks the record of copies which are saved). */
-export function expiringSoon(view: BatchView, now: number): BatchRowView[] {
+export function expiringSoon(view: WholeBatch, now: number): BatchRowView[] {
   return view.rows.filter(
     (row) =>
       row.jobId !== null &&

@@ -9,6 +9,8 @@ import { resolveMediaBinary } from '../system/binaries';
 import { MediaProber } from '../media/probe';
 import { ProcessRunner } from '../media/process';
 import { exportBatch } from './batch-export';
+import { batchRowsPage } from './batch-rows-page';
+import { withoutRows, type WholeBatch } from './batch-view';
 import type { ResultCopies } from '../downloads/result-copies';
 import {
   applyRowEdits,
@@ -35,6 +37,9 @@ export interface BatchQueueReading {
   guardMs?: number;
 }
 
+/** The record of copies as a batch's table asks it: the result links whose batch copies are lost, none intact. */
+export type BatchLostCopies = () => Promise<ReadonlySet<string>>;
+
 /** Batch voiceovers for the Voices workspace: check, start, follow, pause, cancel, retry, save. */
 export function createBatchesDomain(
   base: Pick<HostBase, 'log' | 'emit'>,
@@ -47,6 +52,7 @@ export function createBatchesDomain(
   granted: GrantedFiles,
   copies?: Pick<ResultCopies, 'saveOrThrow' | 'forget' | 'foreignFile'>,
   reading: BatchQueueReading = {},
+  lostCopies: BatchLostCopies = async () => new Set(),
 ): DomainModule<typeof batchesCalls> {
   // A chosen spreadsheet is read from its file here, in whatever encoding or format it has; pasted lines as CSV.
   const read = async (input: CheckedBatchInput): Promise<ReadBatch> => {
@@ -69,11 +75,15 @@ export function createBatchesDomain(
     now: reading.now ?? Date.now,
     guardMs: reading.guardMs ?? QUEUE_READ_GUARD_MS,
   });
-  const view = async (id: string) => {
+  const recordOf = async (id: string) => {
     const record = await batches.get(id);
     if (!record) throw new StudioError(`No batch "${id}"`, 'not-found');
-    return batches.view(record);
+    return record;
   };
+  const whole = async (id: string) => batches.view(await recordOf(id));
+  // The page and the command line are answered a batch without its rows, which they read a page at a time.
+  const view = async (id: string) => withoutRows(await whole(id));
+  const answered = async (changed: Promise<WholeBatch>) => withoutRows(await changed);
   return {
     handlers: {
       'batches.check': async (input) => read(input),
@@ -110,17 +120,17 @@ export function createBatchesDomain(
           ...(input.queue ? { queue: queueOf(input.queue), dayLimit: (await jobs.quote([])).dailyLimit ?? null } : {}),
         });
         void batches.run(record.id);
-        return batches.view(record);
+        return withoutRows(batches.view(record));
       },
       'batches.revision': async (id, raw) => {
         const checked = await read(BatchInput.parse(raw));
-        await view(id);
+        await recordOf(id);
         return batches.revision(id, checked.rows, refusedRows(checked.problems));
       },
       'batches.revise': async (id, raw, confirmation) => {
         const checked = await read(BatchInput.parse(raw));
         const refused = refusedRows(checked.problems);
-        await view(id);
+        await recordOf(id);
         const { changed, added } = await batches.revision(id, checked.rows, refused);
         if (changed.length + added.length > 0)
           await jobs.requireConfirmed('tts', changed.length + added.length, confirmation);
@@ -134,41 +144,42 @@ export function createBatchesDomain(
         return batches.summaries();
       },
       'batches.get': view,
-      'batches.pause': async (id) => batches.pause(id),
+      'batches.rows': async (id, query) => batchRowsPage((await whole(id)).rows, query, await lostCopies()),
+      'batches.pause': async (id) => answered(batches.pause(id)),
       'batches.queueStatus': async (id) => {
         const record = await batches.get(id);
         if (!record) throw new StudioError(`No batch "${id}"`, 'not-found');
         return queueStatus(record.queue ?? null);
       },
       'batches.setCap': async (id, maxCredits) => {
-        await view(id);
-        return batches.setCap(id, maxCredits);
+        await recordOf(id);
+        return answered(batches.setCap(id, maxCredits));
       },
-      'batches.resume': async (id) => batches.resume(id),
-      'batches.cancel': async (id) => batches.cancel(id),
+      'batches.resume': async (id) => answered(batches.resume(id)),
+      'batches.cancel': async (id) => answered(batches.cancel(id)),
       'batches.retryFailed': async (id, confirmation) => {
         const failed = (await view(id)).counts.failed ?? 0;
         if (failed > 0) await jobs.requireConfirmed('tts', failed, confirmation);
-        return batches.retryFailed(id);
+        return answered(batches.retryFailed(id));
       },
       // Making a row again is a new paid job: the user's answer to its price comes with it.
       'batches.redoRow': async (id, row, confirmation) => {
         await jobs.requireConfirmed('tts', 1, confirmation);
-        return batches.redoRow(id, row).catch((error) => refused(error, 'cannot-redo'));
+        return answered(batches.redoRow(id, row)).catch((error) => refused(error, 'cannot-redo'));
       },
       'batches.editRow': async (id, edit, { remake, confirmation }) => {
         if (remake) await jobs.requireConfirmed('tts', 1, confirmation);
         const known = await knownVoicesOf(catalogue);
         // A started batch keeps no defaults: a row changed to no voice is refused, not given one.
-        return batches
-          .editRow(id, edit, remake, (row, change) => editedRow(row, change, {}, known))
-          .catch((error) => refused(error, 'cannot-edit'));
+        return answered(batches.editRow(id, edit, remake, (row, change) => editedRow(row, change, {}, known))).catch(
+          (error) => refused(error, 'cannot-edit'),
+        );
       },
       'batches.removeRows': async (id, rows) =>
-        batches.removeRows(id, rows).catch((error) => refused(error, 'cannot-remove')),
+        answered(batches.removeRows(id, rows)).catch((error) => refused(error, 'cannot-remove')),
       'batches.export': async (id, folder, options) => {
         const existing = options?.existing;
-        const batch = await view(id);
+        const batch = await whole(id);
         const checked = await checkSaveFolder(folder, { create: true });
         if (!checked.ok) throw new StudioError(checked.message, 'invalid-folder');
         const voices = new Map(

@@ -20,6 +20,7 @@ export function mountBatchPanel(handlers: Record<string, Handler>) {
     'downloads.list': () => [],
     'downloads.totals': () => ({}),
     'connections.balance': () => ({ credit: 500 }),
+    'batches.rows': () => ({ total: 0, problems: 0, rows: [] }),
     ...handlers,
   });
   useStudioApi(fake.api);
@@ -36,16 +37,13 @@ export function mountBatchPanel(handlers: Record<string, Handler>) {
   return { wrapper, fake };
 }
 
-/** A started batch as the host shows it: one row per counted state, in the order given. */
+/** A started batch as the host shows it (without its rows, which its table reads a page at a time). */
 export function batchView(
   id: string,
   counts: Partial<Record<BatchRowState, number>>,
   queue: string | null,
   createdAt = 1,
 ): BatchView {
-  const states = Object.entries(counts).flatMap(([state, n]) =>
-    Array<BatchRowState>(n ?? 0).fill(state as BatchRowState),
-  );
   return {
     id,
     label: `${id}.csv`,
@@ -59,24 +57,13 @@ export function batchView(
     pause: null,
     maxCredits: null,
     queue,
-    rows: states.map((state, row) => ({
-      row,
-      text: `Line ${row + 1}.`,
-      voiceId: 'v1',
-      rate: '50%',
-      name: null,
-      state,
-      jobId: null,
-      resultUrl: null,
-      expiresAt: null,
-      problem: null,
-      chargedCredits: null,
-      endedAt: null,
-    })),
+    total: Object.values(counts).reduce((sum, n) => sum + (n ?? 0), 0),
+    pace: { doneAt: [], rowCharge: null, spent: 0 },
+    withResults: 0,
   };
 }
 
 export function summaryOf(view: BatchView): BatchSummary {
-  const { rows, ...rest } = view;
-  return { ...rest, total: rows.length };
+  const { pace: _pace, withResults: _withResults, ...summary } = view;
+  return summary;
 }

@@ -219,9 +219,9 @@ describe('one record of every saved copy', () => {
     expect(view.rows.map((r) => rowCopy(r, checked))).toEqual(['missing', 'saved']);
     // The batch rows: the modified row's file is changed, the other saved.
     const [batchSummary] = await owner.call('batches.list');
-    const batchView = await owner.call('batches.get', batchSummary.id);
+    const batchPage = await owner.call('batches.rows', batchSummary.id, { offset: 0, limit: 500, filter: 'all' });
     expect(
-      batchView.rows.map((r) => copyStateOf(checked.filter((d) => d.jobId === r.jobId && d.origin === 'batch'))),
+      batchPage.rows.map((r) => copyStateOf(checked.filter((d) => d.jobId === r.jobId && d.origin === 'batch'))),
     ).toEqual(['changed', 'saved']);
     // `download --missing` names exactly those three and fetches them back in their places.
     const back = await owner.cli(['download', '--missing', '--json']);

@@ -98,23 +98,10 @@ describe('a pause banner counts now', () => {
   });
 
   it("a batch's banner counts its rows now too", () => {
-    const batchRow = (n: number, state: 'completed' | 'waiting' | 'processing') => ({
-      row: n,
-      text: 'Hi',
-      voiceId: 'v',
-      rate: '50%',
-      name: null,
-      state,
-      jobId: null,
-      resultUrl: null,
-      expiresAt: null,
-      problem: null,
-      chargedCredits: state === 'completed' ? 2 : null,
-      endedAt: state === 'completed' ? T0 + MIN : null,
-    });
     const text = batchPauseText(
       {
-        rows: [batchRow(0, 'completed'), batchRow(1, 'processing'), batchRow(2, 'waiting')],
+        // One row done at a minute, charged 2 credits (the host reads its rows: BatchPace).
+        pace: { doneAt: [T0 + MIN], rowCharge: 2, spent: 2 },
         counts: { completed: 1, processing: 1, waiting: 1 } as BatchView['counts'],
         state: 'paused',
         createdAt: T0,

@@ -3,7 +3,7 @@
 // and the cost is projected from the charges so far or else the published price.
 import { describe, expect, it } from 'vitest';
 import { LiveRunLine, runLine } from '../../../electron/cli/commands/progress-bars';
-import type { BatchRowView, BatchView } from '../../../electron/common/bridge/batches';
+import type { BatchView } from '../../../electron/common/bridge/batches';
 import { campaignRunProgress } from '../../../electron/common/campaign/progress';
 import { batchRunProgress } from '../../../electron/common/jobs/batch-progress';
 import type { CampaignRowRecord } from '../../../electron/common/campaign/record';
@@ -248,31 +248,12 @@ describe('the projected cost counts each credit once', () => {
 
 describe('batchRunProgress and the command line', () => {
   it("reads a completed row's finish from when its job ended; the terminal line says what the page says", () => {
-    const row = (n: number, state: BatchRowView['state'], endedAt: number | null, chargedCredits: number | null) => ({
-      row: n,
-      text: 'Hi',
-      voiceId: 'v',
-      rate: '50%',
-      name: null,
-      state,
-      jobId: null,
-      resultUrl: null,
-      expiresAt: null,
-      problem: null,
-      chargedCredits,
-      endedAt,
-    });
     const view = {
       createdAt: T0,
       state: 'running' as const,
       counts: { completed: 2, failed: 1, waiting: 2 } as BatchView['counts'],
-      rows: [
-        row(0, 'completed', T0 + MIN, 3),
-        row(1, 'completed', T0 + 2 * MIN, 3),
-        row(2, 'failed', T0 + MIN, null),
-        row(3, 'waiting', null, null),
-        row(4, 'waiting', null, null),
-      ],
+      // Two rows done at one and two minutes, each charged 3 credits (the host reads its rows: BatchPace).
+      pace: { doneAt: [T0 + MIN, T0 + 2 * MIN], rowCharge: 3, spent: 6 },
     };
     const progress = batchRunProgress(view, null, T0 + 2 * MIN);
     expect(progress.percent).toBe(40);

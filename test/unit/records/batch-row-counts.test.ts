@@ -2,7 +2,7 @@
 // each, read off its rows' states and takes and each row's newest job of its take, with its jobs' sums;
 // what the list shows is what the view of the batch and its jobs read whole shows, and no row is read.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { summariseBatch } from '../../../electron/common/bridge/batches';
+import { summariseBatch } from '../../../electron/services/voices/batch-view';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import { toJobView } from '../../../electron/services/jobs/job-view';
 import type { Sqlite } from '../../../electron/services/records/database';

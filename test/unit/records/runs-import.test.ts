@@ -129,8 +129,8 @@ describe('taking the old run files in', () => {
     expect((await domains.handlers['batches.list']()).map((b) => [b.id, b.state, b.total])).toEqual([
       ['old-batch', 'finished', 2],
     ]);
-    const view = await domains.handlers['batches.get']('old-batch');
-    expect(view.rows.map((r) => r.row)).toEqual([0, 1]);
+    const page = await domains.handlers['batches.rows']('old-batch', { offset: 0, limit: 500, filter: 'all' });
+    expect(page.rows.map((r) => r.row)).toEqual([0, 1]);
     await domains.disposeAll();
     expect(files(dir, 'batches')).toEqual(['old-batch.json.imported', 'old-batch.rows.jsonl.imported']);
     expect(runsInTable(dir)).toEqual([['batches', 'old-batch', ['0:done', '1:failed']]]);

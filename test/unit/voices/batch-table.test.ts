@@ -1,7 +1,8 @@
 // The batch table as the user works in it: cells edited and rows deleted before Send (checked again by
 // the host), and the rules for changing a batch that has started.
 import { describe, expect, it } from 'vitest';
-import type { BatchRow, BatchView } from '../../../electron/common/bridge/batches';
+import type { BatchRow } from '../../../electron/common/bridge/batches';
+import type { WholeBatch } from '../../../electron/services/voices/batch-view';
 import { rowEdited, rowsRemoved } from '../../../electron/services/voices/batch-edits';
 import { applyRowEdits, editedRow, readBatch, type KnownVoices } from '../../../electron/services/voices/batch-input';
 import type { BatchRecord } from '../../../electron/services/voices/batch-record';
@@ -82,15 +83,7 @@ const record = (state: BatchRecord['state']): BatchRecord => ({
     problems: [],
   })),
 });
-const view = (rec: BatchRecord, states: BatchView['rows'][number]['state'][]): BatchView => ({
-  id: rec.id,
-  label: rec.label,
-  createdAt: 0,
-  state: rec.state,
-  concurrency: 2,
-  template: '{row}',
-  counts: {} as BatchView['counts'],
-  done: 0,
+const view = (rec: BatchRecord, states: WholeBatch['rows'][number]['state'][]): Pick<WholeBatch, 'rows'> => ({
   rows: rec.rows.map(({ state: _state, take: _take, problems: _problems, ...row }, i) => ({
     ...row,
     state: states[i],

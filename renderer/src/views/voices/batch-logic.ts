@@ -1,4 +1,4 @@
-import type { BatchRowState, BatchState, CopyState } from '@common/bridge';
+import type { BatchRowState, BatchState } from '@common/bridge';
 import { rowsByState, type RowsInState } from '@/queue/queue-status';
 
 const BATCH_STATES: Record<BatchState, string> = {
@@ -121,16 +121,4 @@ export function rowActions(
     redo: live && ended,
     remove: unsent && quiet,
   };
-}
-
-/**
- * A row the "Show only rows with problems" filter keeps: refused by the check, failed (or its outcome
- * unknown), held with a reason, or made with its saved file missing or changed on disk.
- */
-export function batchRowHasProblem(
-  row: { state: BatchRowState; problem: string | null },
-  copy: CopyState | null,
-): boolean {
-  if (rowStateType(row.state) === 'error' || copy === 'missing' || copy === 'changed') return true;
-  return row.state !== 'completed' && row.state !== 'cancelled' && row.problem !== null;
 }
