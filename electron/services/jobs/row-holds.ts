@@ -51,7 +51,8 @@ export interface RowHoldsDeps {
  */
 export class RowHolds {
   private readonly held = new Map<string, Held>();
-  private readonly asking = new Map<string, Promise<RowHoldOutcome>>();
+  /** Holds on their way, each with its row's place: counted as under way, so a bound on rows holds while they are asked. */
+  private readonly asking = new Map<string, { place: RowPlace; answer: Promise<RowHoldOutcome> }>();
   private readonly own: Budget;
 
   constructor(private readonly deps: RowHoldsDeps = {}) {
@@ -63,10 +64,10 @@ export class RowHolds {
     if (this.held.has(place.row)) return { ok: true };
     // A row asked for again while its hold is on its way gets that answer: it is held once.
     const asked = this.asking.get(place.row);
-    if (asked) return asked;
-    const asking = this.ask(place, credits, rooms).finally(() => this.asking.delete(place.row));
-    this.asking.set(place.row, asking);
-    return asking;
+    if (asked) return asked.answer;
+    const answer = this.ask(place, credits, rooms).finally(() => this.asking.delete(place.row));
+    this.asking.set(place.row, { place, answer });
+    return answer;
   }
 
   private async ask(place: RowPlace, credits: number | null, rooms: RowRooms): Promise<RowHoldOutcome> {
@@ -110,10 +111,10 @@ export class RowHolds {
     return this.held.has(row);
   }
 
-  /** This process's rows held (on a connection, or of one run). */
+  /** This process's rows held or being held (on a connection, or of one run). */
   underWay(where: { connection?: string; run?: string }): number {
     let n = 0;
-    for (const { place } of this.held.values())
+    for (const { place } of [...this.held.values(), ...this.asking.values()])
       if (
         (where.connection === undefined || place.connection === where.connection) &&
         (where.run === undefined || place.run === where.run)
