@@ -59,8 +59,12 @@ export class RowHolds {
     this.own = deps.own ?? new InProcessBudget();
   }
 
-  /** Holds the row's whole price (null: unknown, it goes alone) within the rooms, or says which refused. */
-  async hold(place: RowPlace, credits: number | null, rooms: RowRooms): Promise<RowHoldOutcome> {
+  /**
+   * Holds the row's whole price (null: unknown, it goes alone) within the rooms, or says which refused.
+   * The rooms are read at the moment the hold is sent, nothing awaited after: a row that ends meanwhile
+   * is then either still held there or already counted as spent in them, never neither.
+   */
+  async hold(place: RowPlace, credits: number | null, rooms: () => RowRooms): Promise<RowHoldOutcome> {
     if (this.held.has(place.row)) return { ok: true };
     // A row asked for again while its hold is on its way gets that answer: it is held once.
     const asked = this.asking.get(place.row);
@@ -70,9 +74,10 @@ export class RowHolds {
     return answer;
   }
 
-  private async ask(place: RowPlace, credits: number | null, rooms: RowRooms): Promise<RowHoldOutcome> {
+  private async ask(place: RowPlace, credits: number | null, roomsNow: () => RowRooms): Promise<RowHoldOutcome> {
     const { budget, account } = await this.where(place);
     const run = `run:${place.run}`;
+    const rooms = roomsNow();
     const bounds: RowBound[] = [
       { pool: account, room: rooms.balance },
       { pool: account, room: rooms.day },

@@ -51,12 +51,13 @@ export class RowBudget {
 
   /** Holds a row's whole price when the balance, the day's limit and the run's cap all have room for it beside the rows held. */
   reserve(place: RowPlace, credits: number | null, looks: BudgetLooks): Promise<RowHoldOutcome> {
-    const balance = this.gauge(`balance:${place.connection}`);
     const left = (gauge: Gauge) => (gauge.room === null ? null : gauge.room - gauge.since);
     // A price nobody can say is held to the balance alone (some of it left): what it costs only the balance says.
-    const day = credits === null ? null : left(this.look(`day:${place.connection}`, looks.dayRoom));
-    const cap = credits === null ? null : left(this.look(`cap:${place.run}`, looks.capRoom));
-    return this.holds.hold(place, credits, { balance: left(balance), day, cap });
+    return this.holds.hold(place, credits, () => ({
+      balance: left(this.gauge(`balance:${place.connection}`)),
+      day: credits === null ? null : left(this.look(`day:${place.connection}`, looks.dayRoom)),
+      cap: credits === null ? null : left(this.look(`cap:${place.run}`, looks.capRoom)),
+    }));
   }
 
   /**
