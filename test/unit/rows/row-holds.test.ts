@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { InProcessBudget, type Budget } from '../../../electron/services/jobs/budget';
 import { RedisBudget } from '../../../electron/services/rows/money/redis-budget';
+import { RowHolds } from '../../../electron/services/jobs/row-holds';
 import { redisClients, redisPerFile } from '../../redis-per-file';
 
 const redis = redisPerFile();
@@ -85,5 +86,50 @@ describe('rows held in Redis by a process that died', () => {
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect((await other.hold('t1', 30, [account(40)])).held).toBe(false);
     await one.release('o1', ['account:a1']);
+  });
+});
+
+// Fails when a queued run's rows are held in each studio's own memory rather than on its queue's Redis.
+describe('two studios sending queued runs on one account', () => {
+  it('never both hold the last credits of its balance', async () => {
+    const p = prefix();
+    const studio = () => {
+      const onQueue = new RedisBudget(client(), p);
+      return new RowHolds({ queue: async () => onQueue, account: async () => 'proof-of-a1' });
+    };
+    const [one, other] = [studio(), studio()];
+    // Each studio has its own connection id for the account, and reads the same balance of 40.
+    const place = (connection: string, n: number) => ({
+      row: `campaign/${connection}/${n}`,
+      run: `campaign/${connection}`,
+      connection,
+      queue: 'redis://127.0.0.1:1',
+    });
+    const rooms = () => ({ balance: 40, day: null, cap: null });
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, n) =>
+        (n % 2 === 0 ? one : other).hold(place(n % 2 === 0 ? 'c1' : 'c2', n), 12, rooms),
+      ),
+    );
+    expect(answers.filter((a) => a.ok)).toHaveLength(3);
+    expect(answers.find((a) => !a.ok)).toMatchObject({ ok: false, reason: 'balance', free: 4, beside: 3 });
+    // A row of one studio ends: the other may start one.
+    const ended = answers.findIndex((a) => a.ok);
+    (ended % 2 === 0 ? one : other).release(place(ended % 2 === 0 ? 'c1' : 'c2', ended).row);
+    const waiting = answers.findIndex((a) => !a.ok);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(
+      (await (waiting % 2 === 0 ? one : other).hold(place(waiting % 2 === 0 ? 'c1' : 'c2', waiting), 12, rooms)).ok,
+    ).toBe(true);
+  });
+
+  it('hold a run that is not queued in the studio alone', async () => {
+    const shared = new RedisBudget(client(), prefix());
+    const holds = new RowHolds({ queue: async () => shared, account: async () => 'proof-of-a1' });
+    const rooms = () => ({ balance: 12, day: null, cap: null });
+    expect((await holds.hold({ row: 'batch/b/1', run: 'batch/b', connection: 'c1', queue: null }, 12, rooms)).ok).toBe(
+      true,
+    );
+    expect(await shared.hold('probe', 12, [{ pool: 'account:proof-of-a1', room: 12 }])).toEqual({ held: true });
   });
 });
