@@ -24,12 +24,17 @@ export interface RowRooms {
 export type RowHoldOutcome =
   { ok: true } | { ok: false; reason: RowRefusal; short: number; free: number | null; beside: number };
 
-/** A row this process holds, and where its price is held (which budget, which pools). */
+/** Where a row's price is held: which budget, which pools. */
+interface Where {
+  budget: Budget;
+  pools: string[];
+}
+
+/** A row this process holds, and where (known once written: a row kept at a restart is counted here at once). */
 interface Held {
   place: RowPlace;
   credits: number | null;
-  budget: Budget;
-  pools: string[];
+  at: Promise<Where>;
 }
 
 const REASONS: RowRefusal[] = ['balance', 'daily-limit', 'cap'];
@@ -85,7 +90,7 @@ export class RowHolds {
     ];
     const answer = await budget.hold(place.row, credits, bounds);
     if (answer.held) {
-      this.held.set(place.row, { place, credits, budget, pools: [account, run] });
+      this.held.set(place.row, { place, credits, at: Promise.resolve({ budget, pools: [account, run] }) });
       return { ok: true };
     }
     const { bound, free, beside } = answer;
@@ -93,13 +98,19 @@ export class RowHolds {
     return { ok: false, reason: REASONS[bound], short, free, beside };
   }
 
-  /** A row under way from before a restart goes on: its price is held whatever the room. */
-  async keep(place: RowPlace, credits: number | null): Promise<void> {
+  /**
+   * A row under way from before a restart goes on: its price is held whatever the room, counted here at
+   * once and written to its budget when that answers (nothing waits for a Redis away).
+   */
+  keep(place: RowPlace, credits: number | null): void {
     if (this.held.has(place.row)) return;
-    const { budget, account } = await this.where(place);
-    const pools = [account, `run:${place.run}`];
-    this.held.set(place.row, { place, credits, budget, pools });
-    await budget.keep(place.row, credits, pools);
+    const at = this.where(place).then(async ({ budget, account }) => {
+      const pools = [account, `run:${place.run}`];
+      await budget.keep(place.row, credits, pools);
+      return { budget, pools };
+    });
+    at.catch(() => undefined);
+    this.held.set(place.row, { place, credits, at });
   }
 
   /** The row ended or went back to waiting: its price is let go of. Answers what it held (undefined: nothing). */
@@ -108,7 +119,7 @@ export class RowHolds {
     if (!held) return undefined;
     this.held.delete(row);
     // Not awaited: a Redis away lets it go when it is back, and a dead holder's rows lapse anyway.
-    held.budget.release(row, held.pools).catch(() => undefined);
+    held.at.then(({ budget, pools }) => budget.release(row, pools)).catch(() => undefined);
     return held;
   }
 

@@ -138,7 +138,7 @@ export class RowEngine {
         await this.connect(kind, id);
       }
       for (const row of run.rows.filter(rowUnderWay)) {
-        await this.starts.keep(this.kindOf(kind), run, row);
+        this.starts.keep(this.kindOf(kind), run, row);
         this.queue.push({ kind, runId: id, row: row.row });
       }
       this.pump(kind, id);

@@ -140,12 +140,12 @@ export class RowStarts {
   }
 
   /** A row under way when its run (re)starts goes on: its remaining price is held whatever the room. */
-  async keep(kind: AnyKind, run: AnyRun, row: RowBase): Promise<void> {
+  keep(kind: AnyKind, run: AnyRun, row: RowBase): void {
     const connection = this.deps.connections.get(runKey(kind, run));
     if (run.partOf || !rowUnderWay(row) || connection === undefined) return;
     const price = this.price(kind, run, row, connection, () => undefined) ?? null;
     const place = { row: rowKey(kind, run, row), run: runKey(kind, run), connection, queue: run.queue ?? null };
-    await this.holds.keep(place, price);
+    this.holds.keep(place, price);
   }
 
   /** A row's step ended: a row no longer under way lets its reservation go (counted as spent unless it went back to waiting). */
