@@ -35,6 +35,8 @@ interface Held {
   place: RowPlace;
   credits: number | null;
   at: Promise<Where>;
+  /** Where, once known: let go of at once (in-process, before anything else can be held). */
+  known?: Where;
 }
 
 const REASONS: RowRefusal[] = ['balance', 'daily-limit', 'cap'];
@@ -90,7 +92,8 @@ export class RowHolds {
     ];
     const answer = await budget.hold(place.row, credits, bounds);
     if (answer.held) {
-      this.held.set(place.row, { place, credits, at: Promise.resolve({ budget, pools: [account, run] }) });
+      const known = { budget, pools: [account, run] };
+      this.held.set(place.row, { place, credits, at: Promise.resolve(known), known });
       return { ok: true };
     }
     const { bound, free, beside } = answer;
@@ -119,7 +122,9 @@ export class RowHolds {
     if (!held) return undefined;
     this.held.delete(row);
     // Not awaited: a Redis away lets it go when it is back, and a dead holder's rows lapse anyway.
-    held.at.then(({ budget, pools }) => budget.release(row, pools)).catch(() => undefined);
+    const letGo = ({ budget, pools }: Where) => budget.release(row, pools).catch(() => undefined);
+    if (held.known) void letGo(held.known);
+    else void held.at.then(letGo, () => undefined);
     return held;
   }
 
