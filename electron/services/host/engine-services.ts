@@ -40,6 +40,8 @@ export interface EngineOptions {
   accountCreates?: AccountCreates;
   /** The budget runs' bounds are reserved on, shared with the other workers (a worker's Redis); none: this process's. */
   budget?: Budget;
+  /** The budget a queued run's rows are held on (its queue's Redis, shared by every studio sending to it). */
+  queueBudget?(queue: string, run: string): Promise<Budget>;
   /**
    * Callbacks by the connections' own setting (the desktop app, the web host): a receiver for the active
    * connection when it has one. Ignored when `callbacks` is given.
@@ -91,6 +93,8 @@ export function createEngineServices(host: EngineHost, options: EngineOptions = 
       : null;
   const catalogue = new CatalogueService({ clock, connections: target });
   const settings = host.createStore(appSettingsSpec);
+  // An account's name where processes share records of it: a proof of its credentials, never a secret.
+  const accountName = async (id: string) => (await target.client(id)).account(ACCOUNT_WIDE)?.proof ?? null;
   const storage =
     options.storage ??
     openLedger(host.dataDir, { ...options.ledger, log: host.log, notify: (notice) => host.notices.raise(notice) });
@@ -112,10 +116,9 @@ export function createEngineServices(host: EngineHost, options: EngineOptions = 
     balance: async (id) => (await (await target.client(id)).call('quotaInfo', {})).credit,
     // Shared by account, not connection: each worker's folder has its own id for the same credentials.
     budget: options.budget,
-    account: options.accountCreates && {
-      creates: options.accountCreates,
-      name: async (id) => (await target.client(id)).account(ACCOUNT_WIDE)?.proof ?? null,
-    },
+    queueBudget: options.queueBudget,
+    accountName,
+    account: options.accountCreates && { creates: options.accountCreates, name: accountName },
   });
   const queries = ledgerQueries(storage, () => jobs.records(), clock.now);
   // Only a ledger not wholly in a database is answered from a copy of the engine's records: renewed as they change.

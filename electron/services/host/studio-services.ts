@@ -36,6 +36,8 @@ export function createStudioServices(
     connectionCallbacks: overrides.connectionCallbacks,
     accountCreates: overrides.shared?.creates,
     budget: overrides.shared?.budget,
+    // A queued run's rows are held on its queue's Redis, beside every other studio's on the account.
+    queueBudget: (queue, run) => queues.budget(queue, run),
     onConnectionsChange: (state) => base.emit('connections.changed', state),
     reports: {
       onChange: (job) => base.emit('jobs.changed', job),

@@ -63,6 +63,10 @@ export interface JobEngineDeps {
   account?: SharedAccount;
   /** The budget runs' bounds are reserved on, shared by every worker of the queue (a worker's Redis); none: this process's. */
   budget?: Budget;
+  /** The budget a queue's runs hold their rows on, shared by every studio sending to it (its Redis). */
+  queueBudget?(queue: string, run: string): Promise<Budget>;
+  /** A connection's account as named on a shared budget (the same in every process, no secret); null: none. */
+  accountName?(connectionId: string): Promise<string | null>;
 }
 
 /** What the worker that made a job charged for it at its answer: carried to one that adopts the job. */

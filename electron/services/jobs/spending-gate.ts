@@ -19,6 +19,7 @@ import { CreatesInFlight, type CreateTicket } from './creates-in-flight';
 import { enterAccount, type SharedAccount } from './account-creates';
 import { boundsOf, InProcessBudget, reserveAll, type Budget, type BudgetHold, type RunBounds } from './budget';
 import { kindEntry } from './kinds';
+import { RowHolds } from './row-holds';
 
 export interface SpendingGateDeps {
   clock: Clock;
@@ -36,6 +37,10 @@ export interface SpendingGateDeps {
   account?: SharedAccount;
   /** The budget runs' bounds are reserved on: shared by every worker of the queue (Redis); none: this process's own. */
   budget?: Budget;
+  /** The budget a queue's runs hold their rows on, shared by every studio sending to it (its Redis). */
+  queueBudget?(queue: string, run: string): Promise<Budget>;
+  /** A connection's account as named on a shared budget (the same in every process, no secret); null: none. */
+  accountName?(connectionId: string): Promise<string | null>;
 }
 
 /** What one create cost, measured from the balance read just before and just after it. */
@@ -68,6 +73,8 @@ export class SpendingGate {
   private readonly inFlight = new CreatesInFlight();
   /** Bounds shared by every worker of a queue (a queued run's day and cap); this process's alone without one. */
   private readonly budget: Budget;
+  /** Rows' whole prices, held before each row starts: the one place bulk work asks about money. */
+  readonly rows: RowHolds;
   /** Bounds counted on this host's ledger (a run's cap): only its creates on their way. */
   private readonly local = new InProcessBudget();
   /** Connections whose balance could not be read around a create: their unknown prices no longer go alone. */
@@ -77,6 +84,7 @@ export class SpendingGate {
 
   constructor(private readonly deps: SpendingGateDeps) {
     this.budget = deps.budget ?? new InProcessBudget();
+    this.rows = new RowHolds({ own: this.budget, queue: deps.queueBudget, account: deps.accountName });
   }
 
   policy(): SpendingPolicy {

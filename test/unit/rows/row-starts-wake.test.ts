@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { RowBudget } from '../../../electron/services/rows/money/row-budget';
 import { RowStarts } from '../../../electron/services/rows/engine/row-starts';
+import { RowHolds } from '../../../electron/services/jobs/row-holds';
 import type { RowBase, RowStepPrice } from '../../../electron/services/rows/engine/row-kind';
 
 type Row = RowBase;
@@ -17,7 +18,7 @@ function starts(
   };
   const woken: string[] = [];
   const work: Promise<unknown>[] = [];
-  const budget = new RowBudget(async () => 1_000);
+  const budget = new RowBudget(async () => 1_000, new RowHolds());
   const s = new RowStarts({
     // Speech has a price; a video nobody has charged yet has none.
     jobs: { list: () => [], expectedCredits } as never,
@@ -31,6 +32,7 @@ function starts(
     budget,
     again: (kind, id) => woken.push(`${kind}/${id}`),
     track: (w) => void work.push(w),
+    later: () => undefined,
   });
   const kind = (name: string, step: string) => ({ name, steps: () => [{ kind: step, body: {} }] }) as never;
   const run = (id: string) => ({ id, rows: [], state: 'running' }) as never;
@@ -47,24 +49,24 @@ describe('a run waiting for rows under way on its connection', () => {
     const campaign = kind('campaign', 'avatar-video');
     // The first asks read the balance, the next look the prices up.
     for (let i = 0; i < 2; i += 1) {
-      s.admit(batch, run('b'), rows['batch/b'][0], 'c1');
-      s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1');
+      void s.admit(batch, run('b'), rows['batch/b'][0], 'c1');
+      void s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1');
       await settle();
     }
     woken.length = 0;
-    expect(s.admit(batch, run('b'), rows['batch/b'][0], 'c1')).toBe(true);
+    expect(await s.admit(batch, run('b'), rows['batch/b'][0], 'c1')).toBe(true);
     rows['batch/b'][0].state = 'speaking';
     // The campaign's row of unknown price goes alone: not beside the batch's row.
-    expect(s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1')).toBe(false);
+    expect(await s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1')).toBe(false);
     expect(woken).toEqual([]);
 
     rows['batch/b'][0].state = 'done';
     s.after({ kind: 'batch', runId: 'b', row: 1 });
     expect(woken).toEqual(['campaign/c']);
     // Its price is asked again (the ended row's charges may say it), then it goes, alone.
-    s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1');
+    void s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1');
     await settle();
-    expect(s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1')).toBe(true);
+    expect(await s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1')).toBe(true);
   });
 
   // Fails when only the run that asked is told (the campaign then never looks at its rows again).
@@ -74,16 +76,16 @@ describe('a run waiting for rows under way on its connection', () => {
     const batch = kind('batch', 'tts');
     const campaign = kind('campaign', 'tts');
     // The balance read first, by both.
-    s.admit(batch, run('b'), rows['batch/b'][0], 'c1');
-    s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1');
+    void s.admit(batch, run('b'), rows['batch/b'][0], 'c1');
+    void s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1');
     await settle();
     woken.length = 0;
     // The batch asks the price of speech; the campaign finds that question out, and waits for it too.
-    expect(s.admit(batch, run('b'), rows['batch/b'][0], 'c1')).toBe(false);
-    expect(s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1')).toBe(false);
+    expect(await s.admit(batch, run('b'), rows['batch/b'][0], 'c1')).toBe(false);
+    expect(await s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1')).toBe(false);
     answer(2);
     await settle();
     expect(woken.sort()).toEqual(['batch/b', 'campaign/c']);
-    expect(s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1')).toBe(true);
+    expect(await s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1')).toBe(true);
   });
 });

@@ -20,6 +20,7 @@ import type { RowBase, RowKind, RowStepContext, RunBase, RunState } from './row-
 import { RunMemory } from './run-memory';
 import { RowWork } from './row-work';
 import { RowStarts } from './row-starts';
+import { RowStart } from './row-start';
 import { RunStops } from './run-stops';
 import { finishRun, readOnce, releaseIfStopped } from './run-finish';
 import { rowLabel } from '../../../common/text/row-label';
@@ -55,6 +56,7 @@ export class RowEngine {
   private readonly work: RowWork;
   private readonly stops: RunStops;
   private readonly starts: RowStarts;
+  private readonly rowStart: RowStart;
   private stopped = false;
 
   constructor(private readonly deps: RowEngineDeps) {
@@ -71,8 +73,16 @@ export class RowEngine {
     const [again, kindOf] = [(kind: string, id: string) => this.pump(kind, id), (kind: string) => this.kindOf(kind)];
     const { memory, stops, connections } = this;
     const track = (work: Promise<unknown>) => this.work.track(work);
-    this.starts = new RowStarts({ ...deps, again, kindOf, memory, stops, connections, track });
+    const later = (ms: number, then: () => void) => this.work.later(ms, then);
+    this.starts = new RowStarts({ ...deps, again, kindOf, memory, stops, connections, track, later });
     this.pacers = deps.pacers ?? new RowPacers();
+    this.rowStart = new RowStart({
+      ...{ starts: this.starts, memory, work: this.work, log: deps.log, starting: this.starting },
+      pacerOf: (kind, id) => this.pacerOf(kind, id),
+      push: (task) => this.queue.push(task),
+      stopped: () => this.stopped,
+      pump: again,
+    });
     this.queue.start((task) => this.runStep(task));
     deps.remote?.attach(deps.jobs, this.queue, this.stops, () => !this.stopped);
   }
@@ -271,27 +281,15 @@ export class RowEngine {
     return connection === undefined ? null : this.pacers.of(connection);
   }
 
-  /** Starts pending rows, in order, while the connection's pacer is free; finishes an ended run. */
+  /** Starts the next pending row, in order, while the pacer is free, once held (row-start.ts); finishes an ended run. */
   private pump(kind: string, id: string): void {
     const run = this.memory.inMemory(kind, id);
-    if (!run || run.state !== 'running' || this.stopped) return;
+    if (!run || run.state !== 'running' || this.stopped || this.rowStart.busy(kind, id)) return;
     const pacer = this.pacerOf(kind, id);
     const connection = this.connections.get(`${kind}/${id}`);
     if (!pacer || connection === undefined) return;
-    const k = this.kindOf(kind);
-    for (const row of run.rows) {
-      if (!pacer.free()) break;
-      if (row.state !== 'pending') continue;
-      // Its whole price reserved, and room among the rows under way: else it waits (in order) or the run stops.
-      if (!this.starts.admit(k, run, row, connection)) break;
-      this.starting.add(`${kind}/${id}/${row.row}`);
-      pacer.starts();
-      // In memory at once, so the next pump does not start it again.
-      const started = this.memory.setRow(kind, id, row.row, (r) =>
-        r.state === 'pending' ? { ...r, state: k.firstStep(run, r) } : r,
-      );
-      this.work.track(started.then(() => this.queue.push({ kind, runId: id, row: row.row })));
-    }
+    const next = pacer.free() ? run.rows.find((r) => r.state === 'pending') : undefined;
+    if (next) this.rowStart.next(this.kindOf(kind), run, next, connection);
     if (run.rows.every((r) => ROW_ENDED.has(r.state)))
       this.work.track(finishRun(this.memory, this.kindOf(kind), this.deps.jobs, id, this.deps.log));
     // Only held rows are left: the run waits for its user (paused, not finished) with them listed.

@@ -4,6 +4,7 @@ import type { JobRecord, JobSubmission, JobView, SubmitResult } from '../../../c
 import type { RunBalance } from '../../../common/jobs/run-balance';
 import type { RunPause } from '../../../common/jobs/run-pause';
 import type { BalanceReader } from '../../jobs/run-balance';
+import type { RowHolds } from '../../jobs/row-holds';
 import type { SentCharge, SubmitOptions } from '../../jobs/engine-types';
 import type { RowTask } from './row-queue';
 import type { RunStore } from './run-store';
@@ -86,7 +87,7 @@ export interface RowJobs {
   /** What a create is expected to cost on the connection now (published, or its recent charges); null: unknown. */
   expectedCredits?(submission: RowStepPrice): Promise<number | null>;
   /** Today's spending on each connection against its limit (the job engine's spending gate). */
-  spending?: { dayRoom(connectionId: string): number | null };
+  spending?: { dayRoom(connectionId: string): number | null; rows?: RowHolds };
   /** The run stopped (finished, paused, cancelled): its jobs read for its rows need not stay held. */
   releaseRun?(runId: string): void;
   /** Lets go of the ended jobs that `match` and are no longer followed from memory (the ledger keeps them). */

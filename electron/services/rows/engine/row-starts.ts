@@ -2,7 +2,8 @@ import { creditsText } from '../../../common/jobs/cost-model';
 import type { RowTask } from './row-queue';
 import type { RunMemory } from './run-memory';
 import type { RunStops } from './run-stops';
-import { RowBudget, type BudgetRefusal } from '../money/row-budget';
+import { RowBudget } from '../money/row-budget';
+import { RowHolds, type RowPlace, type RowRefusal } from '../../jobs/row-holds';
 import { RowFlight } from './row-flight';
 import {
   ROW_ENDED,
@@ -32,13 +33,17 @@ export interface RowStartsDeps {
   again(kind: string, runId: string): void;
   /** Work of the starts' own (a reading, a price looked up) that the engine waits for when asked to settle. */
   track(work: Promise<unknown>): void;
+  /** Calls `then` after `ms` (the engine's timer, which it waits for when asked to settle). */
+  later(ms: number, then: () => void): void;
 }
 
 /** How long a price looked up for the budget stands (an unknown one is asked again sooner: a charge may have come). */
 const PRICE_MS = 30_000;
 const UNKNOWN_PRICE_MS = 1_000;
+/** How soon a run refused beside rows another studio holds looks again: their ends are not heard here. */
+const OTHERS_ROWS_MS = 2_000;
 
-const REFUSED: Record<BudgetRefusal, string> = {
+const REFUSED: Record<RowRefusal, string> = {
   balance: 'The balance does not cover another whole row',
   'daily-limit': "Today's spending limit has no room for another whole row",
   cap: "The run's cap has no room for another whole row",
@@ -54,6 +59,8 @@ const REFUSED: Record<BudgetRefusal, string> = {
 export class RowStarts {
   readonly budget: RowBudget;
   readonly flight: RowFlight;
+  /** The rows held (the spending gate's): this process's rows under way, by connection and run. */
+  private readonly holds: RowHolds;
   private readonly prices = new Map<string, { credits: number | null; at: number }>();
   /** Prices being looked up, each with the runs that look again once it is known. */
   private readonly asking = new Map<string, Set<() => void>>();
@@ -64,15 +71,23 @@ export class RowStarts {
 
   constructor(private readonly deps: RowStartsDeps) {
     this.budget =
-      deps.budget ?? new RowBudget(async (id) => (await deps.jobs.balanceNow?.(id).catch(() => null))?.credits ?? null);
+      deps.budget ??
+      new RowBudget(
+        async (id) => (await deps.jobs.balanceNow?.(id).catch(() => null))?.credits ?? null,
+        deps.jobs.spending?.rows ?? new RowHolds(),
+      );
+    this.holds = this.budget.holds;
     this.flight = deps.flight ?? new RowFlight();
   }
 
-  /** Whether the pending row may start now (its price then reserved); false: not now, the run is asked again later. */
-  admit(kind: AnyKind, run: AnyRun, row: RowBase, connection: string): boolean {
+  /**
+   * Whether the pending row may start now (its price then held); false: not now, the run is asked again
+   * later. The engine asks for one row of a run at a time, and starts it only once this answered.
+   */
+  async admit(kind: AnyKind, run: AnyRun, row: RowBase, connection: string): Promise<boolean> {
     if (run.partOf) return true;
     const again = () => this.deps.again(kind.name, run.id);
-    if (this.budget.underWay({ connection }) >= this.flight.bound(connection)) return this.wait(connection, kind, run);
+    if (this.holds.underWay({ connection }) >= this.flight.bound(connection)) return this.wait(connection, kind, run);
     if (this.budget.stale(connection)) {
       const never = !this.budget.readSince(connection, 0);
       this.deps.track(this.budget.refresh(connection).then(again));
@@ -80,22 +95,30 @@ export class RowStarts {
     }
     const price = this.price(kind, run, row, connection, again);
     if (price === undefined) return false;
+    const place: RowPlace = {
+      row: rowKey(kind, run, row),
+      run: runKey(kind, run),
+      connection,
+      queue: run.queue ?? null,
+    };
     const reserve = () =>
-      this.budget.reserve(connection, runKey(kind, run), rowKey(kind, run, row), price, {
+      this.budget.reserve(place, price, {
         dayRoom: () => this.deps.jobs.spending?.dayRoom(connection) ?? null,
         capRoom: () =>
           typeof run.maxCredits === 'number' ? run.maxCredits - this.deps.stops.spent(kind.name, run.id) : null,
       });
-    let answer = reserve();
+    let answer = await reserve();
     if (answer.ok) return true;
     const waitFor = answer.reason === 'cap' ? { run: runKey(kind, run) } : { connection };
     // Rows under way end first: what they leave is looked at then.
-    if (this.budget.underWay(waitFor) > 0) return this.wait(connection, kind, run);
+    if (this.holds.underWay(waitFor) > 0) return this.wait(connection, kind, run);
+    // Rows another studio holds on the account (or the run) end first too, heard of only by looking again.
+    if (answer.beside > 0) return (this.deps.later(OTHERS_ROWS_MS, again), false);
     // Nothing under way: the ledger is looked at anew (a look taken while rows were under way counted their
     // charges beside their reservations), and only then may the run stop.
     if (answer.reason !== 'balance') {
       this.budget.relook(connection, runKey(kind, run));
-      answer = reserve();
+      answer = await reserve();
       if (answer.ok) return true;
     }
     if (answer.reason === 'balance' && !this.budget.readSince(connection, this.lastEnd.get(connection) ?? 0)) {
@@ -103,7 +126,7 @@ export class RowStarts {
       return false;
     }
     const each = price === null ? '' : ` (about ${creditsText(price)} each)`;
-    const free = answer.reason === 'balance' ? this.budget.free(connection) : null;
+    const free = answer.reason === 'balance' ? answer.free : null;
     const left = free === null ? '' : `: ${creditsText(Math.max(0, Math.floor(free)))} left`;
     const message = `${REFUSED[answer.reason]}${each}${left}. No row was left half paid.`;
     void this.deps.stops.pause({ kind: kind.name, runId: run.id }, answer.reason, message);
@@ -121,13 +144,14 @@ export class RowStarts {
     const connection = this.deps.connections.get(runKey(kind, run));
     if (run.partOf || !rowUnderWay(row) || connection === undefined) return;
     const price = this.price(kind, run, row, connection, () => undefined) ?? null;
-    this.budget.keep(connection, runKey(kind, run), rowKey(kind, run, row), price);
+    const place = { row: rowKey(kind, run, row), run: runKey(kind, run), connection, queue: run.queue ?? null };
+    this.holds.keep(place, price);
   }
 
   /** A row's step ended: a row no longer under way lets its reservation go (counted as spent unless it went back to waiting). */
   after(task: RowTask): void {
     const key = `${task.kind}/${task.runId}/${task.row}`;
-    if (!this.budget.holds(key)) return;
+    if (!this.holds.holds(key)) return;
     const row = this.deps.memory.inMemory(task.kind, task.runId)?.rows.find((r) => r.row === task.row);
     const connection = this.deps.connections.get(`${task.kind}/${task.runId}`);
     if (row && rowUnderWay(row)) return;

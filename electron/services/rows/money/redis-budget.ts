@@ -1,5 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { BUDGET_UNITS as UNITS, toBudgetUnits as toUnits, type Budget, type Reservation } from '../../jobs/budget';
+import {
+  BUDGET_UNITS as UNITS,
+  toBudgetUnits as toUnits,
+  type Budget,
+  type Reservation,
+  type RowBound,
+  type RowHoldAnswer,
+} from '../../jobs/budget';
 
 // Check and add in one Lua script: Redis runs it whole, so no other worker's reserve comes between.
 const RESERVE = `
@@ -13,6 +21,62 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return {1, spent}
 `;
 
+// Holds a row on every pool (KEYS: one hash each, row -> "units holder"; units -1: a price nobody can say)
+// if each bound has room beside the rows held there, checked and held in one script. A row of a holder
+// whose life key (ARGV[2] .. holder) has lapsed is a dead process's: dropped, not counted. ARGV: holder,
+// life key prefix, life, how long a pool outlives its last hold, row, units, number of bounds, then each
+// bound's pool (an index into KEYS) and room in units ('' for none). Answers {1}, or {0, bound index,
+// room left beside the rows held, how many rows, 1 if the bound has a room else 0}.
+const HOLD = `
+local me = ARGV[1]
+local alive = {}
+local function live(holder)
+  if holder == me then return true end
+  if alive[holder] == nil then alive[holder] = redis.call('EXISTS', ARGV[2] .. holder) == 1 end
+  return alive[holder]
+end
+local units = tonumber(ARGV[6])
+local sums, unknowns, besides = {}, {}, {}
+for k = 1, #KEYS do
+  local sum, unknown, beside = 0, false, 0
+  local all = redis.call('HGETALL', KEYS[k])
+  for i = 1, #all, 2 do
+    local at = string.find(all[i + 1], ' ', 1, true)
+    local held = tonumber(string.sub(all[i + 1], 1, at - 1))
+    if not live(string.sub(all[i + 1], at + 1)) then redis.call('HDEL', KEYS[k], all[i])
+    elseif all[i] ~= ARGV[5] then
+      beside = beside + 1
+      if held < 0 then unknown = true else sum = sum + held end
+    end
+  end
+  sums[k], unknowns[k], besides[k] = sum, unknown, beside
+end
+for b = 1, tonumber(ARGV[7]) do
+  local k = tonumber(ARGV[6 + 2 * b])
+  local room = ARGV[7 + 2 * b]
+  local free = nil
+  if room ~= '' then free = tonumber(room) - sums[k] end
+  local fits
+  if units < 0 then fits = besides[k] == 0 and (free == nil or free > 0)
+  else fits = (not unknowns[k]) and (free == nil or free >= units) end
+  if not fits then return {0, b - 1, free or 0, besides[k], free and 1 or 0} end
+end
+for k = 1, #KEYS do
+  redis.call('HSET', KEYS[k], ARGV[5], ARGV[6] .. ' ' .. me)
+  redis.call('PEXPIRE', KEYS[k], ARGV[4])
+end
+redis.call('SET', ARGV[2] .. me, '1', 'PX', ARGV[3])
+return {1}
+`;
+
+/**
+ * How long a holder's rows outlive its last sign of life: a studio SIGKILLed with rows held frees them
+ * within it. A live one renews its life every third of it while it holds any row.
+ */
+const LIFE_MS = 30_000;
+
+const unitsOf = (credits: number | null): string => (credits === null ? '-1' : String(toUnits(credits)));
+
 /**
  * How long a counter outlives its last use: a day's outlives every time zone's version of that day, and
  * a queued run's cap a pause of a week.
@@ -24,9 +88,15 @@ const KEEP_MS = 7 * 24 * 3_600_000;
  * name a day or a run, never a secret.
  */
 export class RedisBudget implements Budget {
+  /** This budget's rows are held in its name: one per process, so each process's rows lapse with it. */
+  private readonly holder = randomUUID();
+  private readonly held = new Set<string>();
+  private renewing: ReturnType<typeof setInterval> | null = null;
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix = 'studio',
+    private readonly lifeMs = LIFE_MS,
   ) {}
 
   async reserve(key: string, credits: number | null, limit: number, base = 0): Promise<Reservation> {
@@ -53,6 +123,68 @@ export class RedisBudget implements Budget {
 
   async spent(key: string): Promise<number> {
     return Number((await this.redis.get(this.key(key))) ?? '0') / UNITS;
+  }
+
+  async hold(row: string, credits: number | null, bounds: readonly RowBound[]): Promise<RowHoldAnswer> {
+    const pools = [...new Set(bounds.map((b) => b.pool))];
+    const each = bounds.flatMap((b) => [
+      String(pools.indexOf(b.pool) + 1),
+      b.room === null ? '' : String(toUnits(b.room)),
+    ]);
+    const answer = (await this.redis.eval(
+      HOLD,
+      pools.length,
+      ...pools.map((pool) => this.pool(pool)),
+      this.holder,
+      this.lives(),
+      String(this.lifeMs),
+      String(KEEP_MS),
+      row,
+      unitsOf(credits),
+      String(bounds.length),
+      ...each,
+    )) as number[];
+    if (answer[0] === 1) return (this.hasHeld(row), { held: true });
+    const [, bound, free, beside, bounded] = answer;
+    return { held: false, bound, free: bounded === 1 ? free / UNITS : null, beside };
+  }
+
+  async keep(row: string, credits: number | null, pools: readonly string[]): Promise<void> {
+    const write = this.redis.multi();
+    for (const pool of pools)
+      write.hset(this.pool(pool), row, `${unitsOf(credits)} ${this.holder}`).pexpire(this.pool(pool), KEEP_MS);
+    await write.set(this.lives() + this.holder, '1', 'PX', this.lifeMs).exec();
+    this.hasHeld(row);
+  }
+
+  async release(row: string, pools: readonly string[]): Promise<void> {
+    this.held.delete(row);
+    if (this.held.size === 0 && this.renewing) {
+      clearInterval(this.renewing);
+      this.renewing = null;
+    }
+    const write = this.redis.multi();
+    for (const pool of pools) write.hdel(this.pool(pool), row);
+    await write.exec();
+  }
+
+  /** A row held: the holder's life is renewed while it holds any. */
+  private hasHeld(row: string): void {
+    this.held.add(row);
+    if (this.renewing) return;
+    this.renewing = setInterval(() => {
+      this.redis.set(this.lives() + this.holder, '1', 'PX', this.lifeMs).catch(() => undefined);
+    }, this.lifeMs / 3);
+    this.renewing.unref?.();
+  }
+
+  /** Where each holder's life key is (its id follows): an id, never a secret. */
+  private lives(): string {
+    return `${this.prefix}:budget:holder:`;
+  }
+
+  private pool(pool: string): string {
+    return this.key(`rows:${pool}`);
   }
 
   private key(key: string): string {

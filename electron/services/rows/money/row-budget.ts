@@ -1,4 +1,5 @@
 import type { Clock } from '../../client/clock';
+import type { RowHoldOutcome, RowHolds, RowPlace } from '../../jobs/row-holds';
 
 /** A connection's balance now, or null where the service does not say it. */
 export type BudgetReader = (connectionId: string) => Promise<number | null>;
@@ -7,18 +8,6 @@ export type BudgetReader = (connectionId: string) => Promise<number | null>;
 export interface BudgetLooks {
   dayRoom(): number | null;
   capRoom(): number | null;
-}
-
-/** Why a row may not start now. */
-export type BudgetRefusal = 'balance' | 'daily-limit' | 'cap';
-
-export type BudgetAnswer = { ok: true } | { ok: false; reason: BudgetRefusal; short: number };
-
-interface Reservation {
-  connection: string;
-  run: string;
-  /** The row's whole expected price (null: nobody can say it yet; it goes alone). */
-  credits: number | null;
 }
 
 /**
@@ -39,104 +28,54 @@ const LEDGER_LOOK_MS = 2_000;
 
 /**
  * The one budget of bulk work: a row starts only when its whole expected price (every step: a campaign
- * row's voiceovers and its video) can be reserved against the balance as last read, the day's limit and
- * the run's cap, beside the rows already reserved. A reservation is held until its row ends, whatever its
- * steps were charged meanwhile, and then counts as spent until the next look (the balance is never taken
- * as free before the service says so): a tight balance makes whole rows and stops with none half paid.
- * A row whose price nobody can say yet goes alone on its connection (nothing else under way before or
- * after it); its charges then price the rest.
+ * row's voiceovers and its video) is held by the spending gate (`RowHolds`) beside every row held on its
+ * account and run, within the balance as last read, the day's limit and the run's cap. A hold lasts
+ * until its row ends, whatever its steps were charged meanwhile, and then counts as spent here until the
+ * next look (the balance is never taken as free before the service says so): a tight balance makes
+ * whole rows and stops with none half paid. A row whose price nobody can say yet goes alone on its
+ * account (nothing else under way before or after it); its charges then price the rest. What is looked
+ * at (the readings) is this process's; what is held is the gate's.
  */
 export class RowBudget {
-  private readonly reserved = new Map<string, Reservation>();
   private readonly gauges = new Map<string, Gauge>();
   private readonly refreshing = new Map<string, Promise<void>>();
   private readonly clock: Clock;
 
   constructor(
     private readonly read: BudgetReader,
+    readonly holds: RowHolds,
     private readonly options: { clock?: Clock; readingMs?: number } = {},
   ) {
     this.clock = options.clock ?? { now: () => Date.now() };
   }
 
-  /**
-   * Reserves a row's whole price when the balance, the day's limit and the run's cap all have room for it
-   * beside the rows already reserved. Nothing is awaited between the check and the reserve.
-   */
-  reserve(connection: string, run: string, row: string, credits: number | null, looks: BudgetLooks): BudgetAnswer {
-    if (this.reserved.has(row)) return { ok: true };
-    const balance = this.gauge(`balance:${connection}`);
-    const beside = [...this.reserved.values()].filter((r) => r.connection === connection);
-    // A row nobody can price goes alone: nothing else under way on its connection, before or after it.
-    if (beside.some((r) => r.credits === null) || (credits === null && beside.length > 0))
-      return { ok: false, reason: 'balance', short: 0 };
-    if (credits === null) {
-      if (balance.room !== null && this.room(balance, connection) <= 0)
-        return { ok: false, reason: 'balance', short: 0 };
-    } else {
-      const day = this.look(`day:${connection}`, looks.dayRoom);
-      const cap = this.look(`cap:${run}`, looks.capRoom);
-      const checks: [BudgetRefusal, number | null][] = [
-        ['balance', balance.room === null ? null : this.room(balance, connection)],
-        ['daily-limit', day.room === null ? null : this.room(day, connection)],
-        ['cap', cap.room === null ? null : cap.room - cap.since - this.reservedCredits((r) => r.run === run)],
-      ];
-      for (const [reason, room] of checks)
-        if (room !== null && room + 1e-9 < credits) return { ok: false, reason, short: credits - room };
-    }
-    this.reserved.set(row, { connection, run, credits });
-    return { ok: true };
-  }
-
-  /** A row already under way (from before a restart): it goes on, so its price is held whatever the room. */
-  keep(connection: string, run: string, row: string, credits: number | null): void {
-    if (!this.reserved.has(row)) this.reserved.set(row, { connection, run, credits });
+  /** Holds a row's whole price when the balance, the day's limit and the run's cap all have room for it beside the rows held. */
+  reserve(place: RowPlace, credits: number | null, looks: BudgetLooks): Promise<RowHoldOutcome> {
+    const left = (gauge: Gauge) => (gauge.room === null ? null : gauge.room - gauge.since);
+    // A price nobody can say is held to the balance alone (some of it left): what it costs only the balance says.
+    return this.holds.hold(place, credits, () => ({
+      balance: left(this.gauge(`balance:${place.connection}`)),
+      day: credits === null ? null : left(this.look(`day:${place.connection}`, looks.dayRoom)),
+      cap: credits === null ? null : left(this.look(`cap:${place.run}`, looks.capRoom)),
+    }));
   }
 
   /**
-   * The row ended or went back to waiting: its reservation goes. `spent`: it may have been charged, so
-   * until the next look it counts as spent at its reservation.
+   * The row ended or went back to waiting: its hold goes. `spent`: it may have been charged, so until the
+   * next look it counts as spent at its price.
    */
   release(row: string, spent: boolean): void {
-    const held = this.reserved.get(row);
-    if (!held) return;
-    this.reserved.delete(row);
-    if (!spent) return;
+    const held = this.holds.release(row);
+    if (!held || !spent) return;
+    const { connection, run } = held.place;
     // What a row of unknown price cost only the balance can say: no row starts before it is read again.
-    const balance = this.gauges.get(`balance:${held.connection}`);
+    const balance = this.gauges.get(`balance:${connection}`);
     if (held.credits === null && balance) balance.looked = false;
     if (held.credits === null) return;
-    for (const key of [`balance:${held.connection}`, `day:${held.connection}`, `cap:${held.run}`]) {
+    for (const key of [`balance:${connection}`, `day:${connection}`, `cap:${run}`]) {
       const gauge = this.gauges.get(key);
       if (gauge) gauge.since += held.credits;
     }
-  }
-
-  holds(row: string): boolean {
-    return this.reserved.has(row);
-  }
-
-  /** Rows holding a reservation (on a connection, or of one run). */
-  underWay(where: { connection?: string; run?: string }): number {
-    let n = 0;
-    for (const r of this.reserved.values())
-      if (
-        (where.connection === undefined || r.connection === where.connection) &&
-        (where.run === undefined || r.run === where.run)
-      )
-        n += 1;
-    return n;
-  }
-
-  /** Credits reserved by one run's rows under way. */
-  reservedFor(run: string): number {
-    return this.reservedCredits((r) => r.run === run);
-  }
-
-  /** The balance as last read less what ended since and what is reserved (null: not known). */
-  free(connection: string): number | null {
-    const balance = this.gauges.get(`balance:${connection}`);
-    return !balance || balance.room === null ? null : this.room(balance, connection);
   }
 
   /** Whether the connection's balance was read at or after `at` (a refusal on it is then the account's word). */
@@ -199,15 +138,5 @@ export class RowBudget {
     if (!gauge.looked || now - gauge.at > LEDGER_LOOK_MS)
       Object.assign(gauge, { room: room(), at: now, since: 0, looked: true });
     return gauge;
-  }
-
-  private room(gauge: Gauge, connection: string): number {
-    return (gauge.room ?? 0) - gauge.since - this.reservedCredits((r) => r.connection === connection);
-  }
-
-  private reservedCredits(match: (r: Reservation) => boolean): number {
-    let sum = 0;
-    for (const r of this.reserved.values()) if (match(r)) sum += r.credits ?? 0;
-    return sum;
   }
 }

@@ -4,7 +4,7 @@ import type { CredentialVault, Logger } from '../../host/types';
 import { RowTakes, type TakeAt } from './row-takes';
 import { withinMs } from '../engine/within';
 import { queueVaultId, redisTarget } from './redis-target';
-import type { QueuedRows, RowBase, RowJobs, RowKind, RowStepContext, RunBase, RunState } from '../engine/row-kind';
+import type { QueuedRows, RowBase, RowJobs, RowKind, RowStepContext, RunBase } from '../engine/row-kind';
 import { rowUnderWay } from '../engine/row-kind';
 import { earlierTake } from './earlier-take';
 import type { InProcessRowQueue, RowTask } from '../engine/row-queue';
@@ -12,6 +12,9 @@ import type { RunAccount } from '../../client/account-proof';
 import { RunShelf, type RowReport } from './run-shelf';
 import { connectedWorkers, type ConnectedWorker } from './queue-workers';
 import { GIVE_PASSWORD, passwordPause, refusedByRedis } from './queue-password';
+import { RedisBudget } from '../money/redis-budget';
+import type { Budget } from '../../jobs/budget';
+import type { QueueLink } from './queue-link';
 
 /** A queued row's step let go because the studio quits (never seen outside this file). */
 const QUEUE_CLOSED = new Error('the studio is quitting');
@@ -35,25 +38,6 @@ export interface QueuedRunsEngine {
   jobs: RowJobs;
   /** Whether the engine still writes its rows' changes (a stopped one writes nothing, and says nothing of it). */
   writes(): boolean;
-}
-
-/** One Redis a studio sends runs to: its queue of takes (handed to, never taken from here), the runs' records. */
-interface QueueLink {
-  takes: RowTakes;
-  redis: Redis;
-  shelf: RunShelf;
-  /** Runs whose record is in Redis, and the state it says. */
-  states: Map<string, RunState>;
-  /** Runs (`kind/runId`) whose takes this process follows on the queue's events. */
-  following: Set<string>;
-  /** The queue's events read from (settled once they are): one reading for every run on the queue. */
-  events: Promise<void> | null;
-  /** Redis out of reach since the last warning: it is said once, not at every retry. */
-  down: boolean;
-  /** Pauses the runs followed on this queue once it has been out of reach for QUEUE_LOST_PAUSE_MS. */
-  lost: ReturnType<typeof setTimeout> | null;
-  /** Why the runs were paused, while the queue is still out of reach: a run followed since pauses too. */
-  lostSaid: string | null;
 }
 
 /**
@@ -142,6 +126,18 @@ export class QueuedRuns {
   async workers(queue: string): Promise<ConnectedWorker[]> {
     const link = await this.link(queue);
     return connectedWorkers(link.takes.queue, link.takes.prefix, link.shelf, Date.now());
+  }
+
+  /**
+   * The budget a queued run's rows are held on: its queue's Redis, shared by every studio sending rows to
+   * it. The run is followed from here on, so a queue that refuses this studio or has gone pauses it
+   * saying so, even before any of its rows started.
+   */
+  async budget(queue: string, run: string): Promise<Budget> {
+    const link = await this.link(queue);
+    const at = run.indexOf('/');
+    this.live(this.follow(link, run.slice(0, at), run.slice(at + 1))).catch(() => undefined);
+    return link.budget;
   }
 
   /** Counts of the queue's jobs by state, as BullMQ keeps them. */
@@ -322,6 +318,7 @@ export class QueuedRuns {
       takes: new RowTakes({ url, prefix: this.options.prefix, log: this.options.log }),
       redis,
       shelf: new RunShelf(redis, this.options.prefix),
+      budget: new RedisBudget(redis, this.options.prefix),
       states: new Map(),
       following: new Set(),
       events: null,
