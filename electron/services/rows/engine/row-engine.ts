@@ -248,6 +248,7 @@ export class RowEngine {
   stop(): void {
     this.stopped = true;
     for (const watch of this.balances.values()) watch.stop();
+    this.rowStart.stop();
     this.work.stop();
     this.pacers.stop();
     this.queue.stop();

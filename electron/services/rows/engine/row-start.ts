@@ -35,6 +35,8 @@ export interface RowStartDeps {
 export class RowStart {
   private readonly asking = new Set<string>();
   private readonly askedAgain = new Set<string>();
+  /** Ends each wait for a hold still unanswered: the engine stopping waits for none (a Redis gone never answers). */
+  private readonly waits = new Set<() => void>();
 
   constructor(private readonly deps: RowStartDeps) {}
 
@@ -54,20 +56,34 @@ export class RowStart {
     const key = `${kind.name}/${run.id}`;
     this.asking.add(key);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ASK_MS)));
+    let giveUp = (): void => undefined;
+    const late = new Promise<'late'>((resolve) => {
+      giveUp = () => resolve('late');
+      timer = setTimeout(giveUp, ASK_MS);
+    });
     timer?.unref?.();
+    this.waits.add(giveUp);
     const answered = this.deps.starts.admit(kind, run, row, connection).catch((error: unknown) => {
       this.deps.log?.warn('a row could not be budgeted', { kind: kind.name, run: run.id, error: String(error) });
       return false;
     });
     const first = Promise.race([answered, late]).then((held) => {
       clearTimeout(timer);
+      this.waits.delete(giveUp);
       this.asking.delete(key);
       const again = this.askedAgain.delete(key);
       if (held === true) this.start(kind, run.id, row.row);
       if (held !== false || again) this.deps.pump(kind.name, run.id);
     });
     this.deps.work.track(first);
+  }
+
+  /**
+   * The engine stops: a hold still unanswered is waited for no longer (its row, if held late, is not
+   * started: start() sees the engine stopped and lets the hold go).
+   */
+  stop(): void {
+    for (const giveUp of [...this.waits]) giveUp();
   }
 
   /** Starts a held row, unless its run or the row moved on meanwhile (its hold then goes back). */
