@@ -1,7 +1,7 @@
 import { h } from 'vue';
-import { NButton, NProgress } from 'naive-ui';
 import type { DownloadView, JobView } from '@common/bridge';
 import { summariseCopies } from '@common/jobs/copy-summary';
+import { lineBar, rowButton } from './row-parts';
 
 /** What a user can do to one download from its row. */
 export interface TransferControls {
@@ -10,21 +10,8 @@ export interface TransferControls {
   cancel(entry: DownloadView): void;
 }
 
-function button(label: string, onClick: () => void) {
-  return h(
-    NButton,
-    {
-      size: 'tiny',
-      quaternary: true,
-      'data-transfer-action': label.toLowerCase(),
-      onClick: (e: MouseEvent) => {
-        e.stopPropagation();
-        onClick();
-      },
-    },
-    () => label,
-  );
-}
+const button = (label: string, onClick: () => void) =>
+  rowButton(label, { attrs: { 'data-transfer-action': label.toLowerCase() }, onClick });
 
 function controlsFor(entry: DownloadView, controls: TransferControls) {
   if (entry.state === 'downloading' || entry.state === 'queued')
@@ -54,13 +41,7 @@ export function downloadCell(job: JobView, entries: readonly DownloadView[], now
     [
       h('div', { class: 'download-text' }, summary.text),
       focus && (focus.state === 'downloading' || focus.state === 'paused')
-        ? h(NProgress, {
-            type: 'line',
-            percentage: Math.floor(fraction * 100),
-            showIndicator: false,
-            height: 4,
-            'aria-label': `Download ${Math.floor(fraction * 100)}%`,
-          })
+        ? lineBar(fraction * 100, `Download ${Math.floor(fraction * 100)}%`, 4)
         : null,
       // Cut from the left so the file name stays visible; the mark keeps the path's own order in that box.
       paths.length > 0 ? h('div', { class: 'download-path' }, `\u200E${paths[0]}\u200E`) : null,

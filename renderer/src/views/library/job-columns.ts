@@ -1,5 +1,5 @@
-import { h, type VNodeChild } from 'vue';
-import { NButton, NPerformantEllipsis, NProgress, NTag, type DataTableColumns } from 'naive-ui';
+import { h } from 'vue';
+import type { DataTableColumns } from 'naive-ui';
 import {
   JOB_KIND_LABELS,
   JOB_PHASE_LABELS,
@@ -15,10 +15,9 @@ import { downloadCell, type TransferControls } from './download-cell';
 import { summariseCopies } from '@common/jobs/copy-summary';
 import { durationCell, sizeCell, thumbCell } from './media-cells';
 import { burnButton } from '@/captions/burn-button';
+import { cutText, lineBar, rowButton, toneTag, type PartTone } from './row-parts';
 
-type TagType = 'default' | 'info' | 'success' | 'warning' | 'error';
-
-export const PHASE_TAG: Record<JobView['phase'], TagType> = {
+export const PHASE_TAG: Record<JobView['phase'], PartTone> = {
   submitting: 'info',
   queued: 'default',
   processing: 'info',
@@ -57,22 +56,14 @@ function expiryCell(job: JobView, now: number) {
   if (job.phase !== 'completed') return '—';
   const left = timeLeft(job, now);
   if (left <= 0)
-    return h(
-      NTag,
-      {
-        size: 'small',
-        type: 'error',
-        bordered: false,
-        title: 'The service keeps results for 7 days; this one can no longer be opened or downloaded.',
-      },
-      () => 'Expired',
-    );
+    return toneTag('Expired', 'error', {
+      title: 'The service keeps results for 7 days; this one can no longer be opened or downloaded.',
+    });
   if (left < DAY)
-    return h(
-      NTag,
-      { size: 'small', type: 'warning', bordered: false, 'data-expiring': 'true', title: 'Expires within 24 hours' },
-      () => describeExpiry(job, now),
-    );
+    return toneTag(describeExpiry(job, now), 'warning', {
+      'data-expiring': 'true',
+      title: 'Expires within 24 hours',
+    });
   return describeExpiry(job, now);
 }
 
@@ -99,15 +90,9 @@ export function requestOf(job: JobView): string {
 const text = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
 
 /**
- * A cell cut with an ellipsis, its tooltip made on hover. Not the column's own `ellipsis`: the table's
- * header wraps a column with one in a plain NEllipsis whose render reads the layout, which forced the
- * whole page's layout in the middle of every header render (a tenth of the Library's opening task).
- */
-const cut = (content: VNodeChild) => h(NPerformantEllipsis, { tooltip: true }, { default: () => content });
-
-/**
- * Columns of the jobs table; every cell is plain text or a small naive-ui part, so rows stay cheap (an
- * ellipsis's tooltip is made on hover: made with each cell, with its layout read, it was most of a row).
+ * Columns of the jobs table; every cell is plain elements (row-parts.ts), so rows stay cheap to draw. A
+ * cut cell's whole text is its title, not a tooltip component: one made with each cell, with its layout
+ * read, was most of a row.
  * Every column sorts. Widths add up to fit a 1280 px window beside the sidebar (TABLE_WIDTH).
  */
 export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
@@ -119,7 +104,7 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
       width: 84,
       sorter: (a, b) => text(actions.projectName(a) ?? '', actions.projectName(b) ?? ''),
       render: (job) =>
-        cut(
+        cutText(
           actions.projectName(job) ??
             (job.projectId
               ? '—'
@@ -135,7 +120,7 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
       key: 'kind',
       width: 76,
       sorter: (a, b) => text(JOB_KIND_LABELS[a.kind], JOB_KIND_LABELS[b.kind]),
-      render: (job) => cut(JOB_KIND_LABELS[job.kind]),
+      render: (job) => cutText(JOB_KIND_LABELS[job.kind]),
     },
     {
       title: 'Request',
@@ -156,20 +141,10 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
       sorter: (a, b) => text(JOB_PHASE_LABELS[a.phase], JOB_PHASE_LABELS[b.phase]) || a.progress - b.progress,
       render: (job) =>
         h('div', { class: 'status-cell' }, [
-          h(
-            NTag,
-            { size: 'small', type: PHASE_TAG[job.phase], bordered: false, round: true },
-            () => JOB_PHASE_LABELS[job.phase],
-          ),
+          toneTag(JOB_PHASE_LABELS[job.phase], PHASE_TAG[job.phase]),
           // The service reports only a status; the bar is an estimate, shown while the job runs.
           job.phase === 'queued' || job.phase === 'processing' || job.phase === 'submitting'
-            ? h(NProgress, {
-                type: 'line',
-                percentage: Math.round(job.progress * 100),
-                showIndicator: false,
-                height: 3,
-                'aria-label': `Progress ${Math.round(job.progress * 100)}%`,
-              })
+            ? lineBar(job.progress * 100, `Progress ${Math.round(job.progress * 100)}%`, 3)
             : null,
         ]),
     },
@@ -231,52 +206,21 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
         const canOpen = job.resultUrl !== null && job.phase === 'completed' && (!expired || saved !== undefined);
         return h('div', { class: 'row-actions' }, [
           saved && actions.showInFolder
-            ? h(
-                NButton,
-                {
-                  size: 'tiny',
-                  quaternary: true,
-                  title: 'Show in folder',
-                  onClick: (e: MouseEvent) => {
-                    e.stopPropagation();
-                    actions.showInFolder?.(saved);
-                  },
-                },
-                () => 'Folder',
-              )
+            ? rowButton('Folder', { title: 'Show in folder', onClick: () => actions.showInFolder?.(saved) })
             : null,
           job.resultUrl && job.phase === 'completed'
-            ? h(
-                NButton,
-                {
-                  size: 'tiny',
-                  secondary: true,
-                  disabled: !canOpen,
-                  title: expired
-                    ? saved
-                      ? `The link expired; opens the saved copy ${saved.savedPath ?? ''}`
-                      : 'Expired: the service keeps results for 7 days, and no saved copy is on disk.'
-                    : undefined,
-                  onClick: (e: MouseEvent) => {
-                    e.stopPropagation();
-                    actions.open(job);
-                  },
-                },
-                () => 'Open',
-              )
+            ? rowButton('Open', {
+                look: 'filled',
+                disabled: !canOpen,
+                title: expired
+                  ? saved
+                    ? `The link expired; opens the saved copy ${saved.savedPath ?? ''}`
+                    : 'Expired: the service keeps results for 7 days, and no saved copy is on disk.'
+                  : undefined,
+                onClick: () => actions.open(job),
+              })
             : null,
-          h(
-            NButton,
-            {
-              size: 'tiny',
-              quaternary: true,
-              onClick: (e: MouseEvent) => {
-                e.stopPropagation();
-                actions.details(job);
-              },
-            },
-            () => 'Details',
-          ),
+          rowButton('Details', { onClick: () => actions.details(job) }),
           saved && actions.burnCaptions && job.projectId && JOB_KIND_REGISTRY[job.kind].result.projectScenes !== null
             ? burnButton(summariseCopies(job, actions.downloads(job), actions.now()).saved, actions.burnCaptions)
             : null,

@@ -1,10 +1,7 @@
 import { h } from 'vue';
-import { NPopover } from 'naive-ui';
 import { isAudioKind, type JobView, type ResultMedia } from '@common/bridge';
 import { formatBytes } from '@common/bridge';
-
-/** A preview plays at most this much of the result, from its start, again and again. */
-const PREVIEW_SECONDS = 6;
+import { previewHandlers } from './hover-preview';
 
 /** "0:07", "12:04", "1:02:03": a result's length as players show it. */
 export function formatClock(ms: number): string {
@@ -49,12 +46,6 @@ export function previewSource(job: JobView, media: ResultMedia | undefined, link
   return linkAlive && job.resultUrl ? job.resultUrl : null;
 }
 
-/** Loops the first seconds: a glance at the result, not a player. */
-function loopStart(event: Event): void {
-  const video = event.target as HTMLVideoElement;
-  if (video.currentTime > PREVIEW_SECONDS) video.currentTime = 0;
-}
-
 function stillOf(job: JobView, media: ResultMedia | undefined) {
   if (media?.thumbnail) return h('img', { class: 'thumb', src: media.thumbnail, alt: '', 'data-thumb': 'copy' });
   const sound = isAudioKind(job.kind);
@@ -71,32 +62,13 @@ function stillOf(job: JobView, media: ResultMedia | undefined) {
 }
 
 /**
- * The small picture at the start of the Request cell. Hovering a video's picture plays it muted in a
- * popover; the video element exists only while the popover is shown, so nothing loads until asked.
+ * The small picture at the start of the Request cell. Hovering a video's picture plays it muted in the
+ * table's one preview (HoverPreview.vue); the video element exists only while shown, so nothing loads
+ * until asked.
  */
 export function thumbCell(job: JobView, media: ResultMedia | undefined, linkAlive: boolean) {
   const still = stillOf(job, media);
   const source = previewSource(job, media, linkAlive);
   if (!source) return still;
-  return h(
-    NPopover,
-    { trigger: 'hover', placement: 'right', delay: 250, showArrow: false, style: { padding: '4px' } },
-    {
-      trigger: () => h('span', { class: 'thumb-hover', 'data-preview': source }, [still]),
-      default: () =>
-        h('video', {
-          class: 'hover-preview',
-          // The popover lives outside the table (in the page's body), beyond the panel's scoped styles.
-          style: { display: 'block', width: '320px', maxHeight: '240px', borderRadius: '4px', background: '#000' },
-          src: source,
-          muted: true,
-          autoplay: true,
-          playsinline: true,
-          preload: 'auto',
-          'data-testid': 'hover-preview',
-          onTimeupdate: loopStart,
-          onEnded: (event: Event) => void (event.target as HTMLVideoElement).play().catch(() => undefined),
-        }),
-    },
-  );
+  return h('span', { class: 'thumb-hover', 'data-preview': source, ...previewHandlers(source) }, [still]);
 }
