@@ -23,20 +23,23 @@ export const CAMPAIGN_COUNTS = `SELECT count(*), count(CASE WHEN ${CAMPAIGN_PROB
     count(CASE WHEN ${CAMPAIGN_LOST} THEN 1 END)
   FROM run_rows r INDEXED BY run_rows_order WHERE r.kind = 'campaigns' AND r.run_id = ?1`;
 
-/** The window of a kind's run (?1) in its order, all rows or those `where` keeps (?3 limit, ?4 offset). */
+/**
+ * The window of a kind's run (?1) in its order, all rows or those `where` keeps (?3 limit, ?4 offset;
+ * ?2 the lost links, unused by a window of all rows, so both take the same parameters).
+ */
 const windowOf = (kind: string, where = '') => `SELECT r.row FROM run_rows r INDEXED BY run_rows_order
   WHERE r.kind = '${kind}' AND r.run_id = ?1${where ? ` AND ${where}` : ''}
   ORDER BY r.position, r.row LIMIT ?3 OFFSET ?4`;
 
 export const CAMPAIGN_WINDOW = windowOf('campaigns');
 export const CAMPAIGN_PROBLEMS_WINDOW = windowOf('campaigns', CAMPAIGN_PROBLEM);
-/** ?2 is bound for the plain window too (unused), so both take the same parameters. */
-export const BATCH_WINDOW = windowOf('batches', '?2 IS NOT NULL');
+export const BATCH_WINDOW = windowOf('batches');
 
 /**
  * A batch's rows with what batchRowHasProblem asks of each: the state batchView gives it (BATCH_ROW_STATE),
  * its take's newest job, and its newest made job of any take (the row's file while a new take is made).
- * ?5: the lost links as JSON, met with the batch's made jobs by jobs_by_result (schema step 6).
+ * ?5: the lost links as JSON, whose jobs are found by jobs_by_result (schema step 6), named: left to
+ * itself SQLite took the run's index and read every job's record of the run for its link.
  */
 const BATCH_JUDGED = `WITH ${BATCH_NEWEST_JOBS},
   made AS (
@@ -46,7 +49,7 @@ const BATCH_JUDGED = `WITH ${BATCH_NEWEST_JOBS},
     GROUP BY 1
   ),
   lost AS (
-    SELECT rowid AS job FROM jobs
+    SELECT rowid AS job FROM jobs INDEXED BY jobs_by_result
     WHERE phase = 'completed' AND json_extract(record, '$.resultUrl') IN (SELECT value FROM json_each(?5))
       AND run_id = ?1
   ),
@@ -120,7 +123,7 @@ export class SqlRunRowPages implements RunRowPages {
           .prepare(BATCH_PROBLEMS_WINDOW)
           .raw()
           .all(...params, window.limit, window.offset) as [number][])
-      : (this.db.prepare(BATCH_WINDOW).raw().all(query.batchId, 1, window.limit, window.offset) as [number][]);
+      : (this.db.prepare(BATCH_WINDOW).raw().all(query.batchId, null, window.limit, window.offset) as [number][]);
     return {
       total: window.problems ? (problems ?? 0) : (all ?? 0),
       problems: problems ?? 0,

@@ -17,6 +17,8 @@ import {
   CAMPAIGN_COUNTS,
   CAMPAIGN_PROBLEMS_WINDOW,
   CAMPAIGN_WINDOW,
+  BATCH_COUNTS,
+  BATCH_PROBLEMS_WINDOW,
   BATCH_WINDOW,
 } from '../../../electron/services/records/run-row-pages';
 import type { RunRowPages } from '../../../electron/services/rows/engine/run-store';
@@ -201,12 +203,25 @@ describe("a batch's page read from the database", () => {
     }
   });
 
-  it('walks the rows in their order from the index, with no sort', async () => {
+  // Fails when a question reads a job's record beyond those it names: the lost files' jobs found by the
+  // run's index (every job of the run read for its link), or the window sorted instead of walked.
+  it('walks the rows in their order from the index, with no sort, and the lost files by their links', async () => {
     const { db } = await folderWith([batch('b')]);
-    const plan = db.prepare(`EXPLAIN QUERY PLAN ${BATCH_WINDOW}`).all('b', 1, 10, 20) as { detail: string }[];
-    const details = plan.map((p) => p.detail).join(' | ');
-    expect(details).toMatch(/USING COVERING INDEX run_rows_order \(kind=\? AND run_id=\?\)/);
-    expect(details).not.toMatch(/TEMP B-TREE/);
+    const planOf = (sql: string, ...params: unknown[]) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((p) => p.detail);
+    const states = ['b', '[4]', 0, 0, '["https://cdn.example/x.mp3"]'];
+    for (const plan of [
+      planOf(BATCH_WINDOW, 'b', null, 10, 20),
+      planOf(BATCH_COUNTS, ...states),
+      planOf(BATCH_PROBLEMS_WINDOW, ...states, 10, 20),
+    ]) {
+      expect(plan.join(' | ')).toMatch(/USING COVERING INDEX run_rows_order \(kind=\? AND run_id=\?\)/);
+      expect(plan.join(' | ')).not.toMatch(/TEMP B-TREE FOR ORDER BY|SCAN r\b/);
+      // The jobs' records read are looked up one by one (the few a state or a problem needs), never walked.
+      const walked = plan.filter((step) => /\bjobs\b/.test(step) && !/COVERING INDEX|PRIMARY KEY/.test(step));
+      expect(walked.filter((step) => !/USING INDEX jobs_by_result/.test(step))).toEqual([]);
+    }
+    expect(planOf(BATCH_COUNTS, ...states).join(' | ')).toMatch(/jobs_by_result/);
   });
 });
 
