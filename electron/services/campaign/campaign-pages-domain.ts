@@ -7,6 +7,7 @@ import type { StudioServices } from '../host/studio-types';
 import type { DomainModule } from '../host/types';
 import { campaignViewFromSums } from './campaign-manifest';
 import type { CampaignRows } from './campaign-rows';
+import { readCampaignRowsPage } from './campaign-rows-page';
 
 /** The record of copies as a campaign's grid asks it: by the rows' links, never every copy. */
 export interface CampaignCopies {
@@ -18,12 +19,13 @@ export interface CampaignCopies {
 
 /**
  * What the Campaigns page reads as a campaign runs: its status without its rows, and the window of rows
- * its grid shows. Both are cut from the campaign's view on the host (its record is held here already, and
- * its jobs' figures are summed in SQL), so only what the page draws crosses to it.
+ * its grid shows. The status is cut from the campaign's view on the host (its jobs' figures summed in
+ * SQL); the window is read from the database with its counts (campaign-rows-page.ts), so neither the
+ * host nor the page holds the campaign's every row for it.
  */
 export function createCampaignPagesDomain(
   { jobs, queries }: Pick<StudioServices, 'jobs' | 'queries'>,
-  runner: Pick<CampaignRows, 'get'>,
+  runner: Pick<CampaignRows, 'get'> & Partial<Pick<CampaignRows, 'pages'>>,
   copies: CampaignCopies,
   now: () => number = Date.now,
 ): DomainModule<typeof campaignPagesCalls> {
@@ -38,14 +40,15 @@ export function createCampaignPagesDomain(
     handlers: {
       'campaigns.status': async (id) => campaignStatus(campaignViewFromSums(await recordOf(id), queries, now())),
       // A page of rows needs their charges alone: not the pace, whose work reads every job of the campaign.
+      // The window is read from the database; a store that cannot has it cut from the campaign read whole.
       'campaigns.rows': async (id, query) => {
-        const { rows } = await recordOf(id);
+        const pages = (await runner.pages?.()) ?? null;
+        await jobs.flush();
+        const lost = await copies.lostLinks();
         const { chargedByRow } = queries.runSums({ runId: id, purposeType: 'campaign-row' });
-        const page = campaignRowsPage(
-          { rows, charged: Object.fromEntries(chargedByRow) },
-          query,
-          await copies.lostLinks(),
-        );
+        const page =
+          (pages && readCampaignRowsPage(pages, id, query, lost, chargedByRow)) ??
+          campaignRowsPage({ rows: (await recordOf(id)).rows, charged: Object.fromEntries(chargedByRow) }, query, lost);
         const links = page.rows.flatMap((r) => (r.state === 'done' && r.resultUrl ? [r.resultUrl] : []));
         return { ...page, copies: rowCopies(page.rows, links.length > 0 ? await copies.ofLinks(links) : []) };
       },

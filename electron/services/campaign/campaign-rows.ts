@@ -9,7 +9,7 @@ import type { AvatarLinks } from '../../common/composition/avatar-links';
 import type { Logger } from '../host/types';
 import type { RowBase, RowKind, RowStepContext } from '../rows/engine/row-kind';
 import type { RowEngine } from '../rows/engine/row-engine';
-import type { RunStore, RunStores, RunSummary } from '../rows/engine/run-store';
+import type { RunRowPages, RunStore, RunStores, RunSummary } from '../rows/engine/run-store';
 import { retriedRow } from './campaign-reuse';
 import { ManifestWriter } from './manifest-writer';
 import { latestStepJob, rowProject, type RowStep } from './row-project';
@@ -184,6 +184,11 @@ export class CampaignRows {
   async summaries(): Promise<CampaignSummary[]> {
     const all = (await this.deps.rows.summaries(KIND)) as RunSummary<CampaignRecord>[];
     return all.map(({ run, counts, total }) => campaignSummaryOf(run, counts, total));
+  }
+
+  /** Pages of the campaigns' rows read where they are kept (null: cut from a campaign read whole). */
+  async pages(): Promise<RunRowPages | null> {
+    return (await this.deps.runs.pages?.()) ?? null;
   }
 
   get(id: string): Promise<CampaignRecord | null> {

@@ -232,6 +232,20 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX downloads_by_path ON downloads (json_extract(entry, '$.savedPath'));
    CREATE INDEX downloads_by_batch ON downloads (json_extract(entry, '$.batchId'));
    CREATE INDEX downloads_lost ON downloads (queue, job_id) WHERE state IN ('missing', 'changed', 'failed', 'cancelled');`,
+  // 13: a page of a run's rows read from the database (records/run-row-pages.ts): the Campaigns grid and
+  // a batch's table asked for 50 rows, and the host read and parsed every row of the run to cut them out.
+  // `run_rows_order` holds the rows in the run's order with what the "problems" filter and its count ask
+  // of each: its state and take (step 11), `held` (1: the row's own problems list is not empty, a reason
+  // it is held) and `result_url` (a campaign row's made file's link, to meet the record of copies' lost
+  // links). So a window is a walk of the index from its offset and a count one pass over it, and only the
+  // window's rows' JSON is read. Columns, not expressions, for the reason step 11 gives. Every write fills
+  // them from the JSON it writes (PUT_RUN_ROW); here they are filled once from the rows kept.
+  `ALTER TABLE run_rows ADD COLUMN held INTEGER;
+   ALTER TABLE run_rows ADD COLUMN result_url TEXT;
+   UPDATE run_rows SET held = json_array_length(record, '$.problems') > 0,
+       result_url = json_extract(record, '$.resultUrl')
+     WHERE json_valid(record);
+   CREATE INDEX run_rows_order ON run_rows (kind, run_id, position, row, state, take, held, result_url);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -241,6 +255,9 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * only reads, beside a folder an older studio last opened, finds them missing and reads the rows whole.
  */
 export const RUN_ROW_COLUMNS = 11;
+
+/** The version from which run_rows keeps what a page of rows is read by (step 13); before it pages are cut from the whole run. */
+export const RUN_ROW_PAGES = 13;
 
 /**
  * The jobs table's indexes as the last step leaves them (a test checks them against the database). The

@@ -1,9 +1,17 @@
 import { createHash } from 'node:crypto';
 import type Database from 'libsql';
 import type { Logger } from '../host/types';
-import { summarise, type RunStore, type RunStores, type RunSummary, type StoredRun } from '../rows/engine/run-store';
+import {
+  summarise,
+  type RunRowPages,
+  type RunStore,
+  type RunStores,
+  type RunSummary,
+  type StoredRun,
+} from '../rows/engine/run-store';
 import { userVersion, type RecordsDatabase, type Sqlite } from './database';
-import { RUN_ROW_COLUMNS } from './schema';
+import { RUN_ROW_COLUMNS, RUN_ROW_PAGES } from './schema';
+import { SqlRunRowPages } from './run-row-pages';
 import { oldRunFile, oldRunIds, readOldRun } from './old-runs';
 import { TurnCommits } from './turn-commits';
 import type { LegacyCopy } from '../downloads/adopt-copies';
@@ -18,10 +26,12 @@ export const PUT_RUN = 'INSERT OR REPLACE INTO runs (kind, id, created_at, run) 
  * take columns are read from the JSON written here, by SQLite, so every writer (this store, the first
  * start's import) keeps them alike without saying them twice.
  */
-export const PUT_RUN_ROW = `INSERT INTO run_rows (kind, run_id, row, position, record, state, take)
-  VALUES (?1, ?2, ?3, ?4, ?5, json_extract(?5, '$.state'), json_extract(?5, '$.take'))
+export const PUT_RUN_ROW = `INSERT INTO run_rows (kind, run_id, row, position, record, state, take, held, result_url)
+  VALUES (?1, ?2, ?3, ?4, ?5, json_extract(?5, '$.state'), json_extract(?5, '$.take'),
+    json_array_length(?5, '$.problems') > 0, json_extract(?5, '$.resultUrl'))
   ON CONFLICT (kind, run_id, row) DO UPDATE
-  SET position = excluded.position, record = excluded.record, state = excluded.state, take = excluded.take`;
+  SET position = excluded.position, record = excluded.record, state = excluded.state, take = excluded.take,
+    held = excluded.held, result_url = excluded.result_url`;
 export const HAS_RUN = 'SELECT 1 FROM runs WHERE kind = ? AND id = ?';
 const DROP_RUN = 'DELETE FROM runs WHERE kind = ? AND id = ?';
 const DROP_ROWS = 'DELETE FROM run_rows WHERE kind = ? AND run_id = ?';
@@ -143,6 +153,17 @@ export class SqliteRuns implements RunStores {
 
   flush(): Promise<void> {
     return this.commits.flush();
+  }
+
+  /**
+   * Pages of the runs read from the database, once every change so far is committed (the engine writes
+   * each change through as it makes it); null beside a folder an older studio last opened, whose rows
+   * lack the columns a page is read by, or with no database.
+   */
+  async pages(): Promise<RunRowPages | null> {
+    if (!this.database || userVersion(this.database.db) < RUN_ROW_PAGES) return null;
+    await this.flush();
+    return new SqlRunRowPages(this.database.db);
   }
 
   private get<Run>(kind: string, id: string, parse: (raw: unknown, where: string) => Run, noun: string): Run | null {

@@ -5,7 +5,7 @@ import type { ResultCopies } from '../downloads/result-copies';
 import type { Logger } from '../host/types';
 import type { RowEngine } from '../rows/engine/row-engine';
 import type { RowBase, RowKind, RowStepContext, RowStepPrice } from '../rows/engine/row-kind';
-import type { RunStores, RunSummary } from '../rows/engine/run-store';
+import type { RunRowPages, RunStores, RunSummary } from '../rows/engine/run-store';
 import type { RunSumsReader } from '../jobs/run-sums';
 import { rowEdited, rowsRemoved, type RowCheck } from './batch-edits';
 import { batchRuns, settledRows, type BatchRecord, type BatchRowRecord } from './batch-record';
@@ -135,6 +135,11 @@ export class BatchRows {
     );
     await this.deps.rows.create(KIND, record);
     return record;
+  }
+
+  /** Pages of the batches' rows read where they are kept (null: cut from a batch read whole). */
+  async pages(): Promise<RunRowPages | null> {
+    return (await this.deps.runs.pages?.()) ?? null;
   }
 
   get(id: string): Promise<BatchRecord | null> {

@@ -55,14 +55,15 @@ export function rowJobs(
  */
 export type WholeBatch = BatchView & { rows: BatchRowView[] };
 
-/** The batch with each row's state, read from the ledger's jobs. */
-export function batchView(record: BatchRecord, jobs: readonly JobView[]): WholeBatch {
+/**
+ * Each row of the record as its view shows it, read against the ledger's jobs: every row of the batch
+ * for its view, or the rows of one page (the record holding those alone, with their jobs).
+ */
+export function batchRowViews(record: BatchRecord, jobs: readonly JobView[]): BatchRowView[] {
   const latest = rowJobs(jobs, record.id, false, new Map(record.rows.map((r) => [r.row, r.take])));
   const takes = rowJobs(jobs, record.id, true);
   const invalid = new Set(record.invalid);
-  const counts = {} as Record<BatchRowState, number>;
-  let done = 0;
-  const rows = record.rows.map(({ state: own, take: _take, problems, ...row }): BatchRowView => {
+  return record.rows.map(({ state: own, take: _take, problems, ...row }): BatchRowView => {
     const job = latest.get(row.row);
     let state: BatchRowState;
     if (invalid.has(row.row) || own === 'invalid') state = 'invalid';
@@ -74,8 +75,6 @@ export function batchView(record: BatchRecord, jobs: readonly JobView[]): WholeB
     // A create the service refused before making anything (out of credits, too frequent) is sent again: the row waits.
     else if (own === 'speech' && (refusedForBalance(job) || refusedTooFrequent(job))) state = 'waiting';
     else state = PHASE_TO_ROW[job.phase];
-    counts[state] = (counts[state] ?? 0) + 1;
-    if (BATCH_ROW_STATES_ENDED.has(state)) done += 1;
     const problem =
       state === 'invalid'
         ? (batchRowProblem(row) ?? record.reasons?.[String(row.row)] ?? 'refused by the checks')
@@ -93,6 +92,17 @@ export function batchView(record: BatchRecord, jobs: readonly JobView[]): WholeB
       endedAt: job?.finishedAt ?? null,
     };
   });
+}
+
+/** The batch with each row's state, read from the ledger's jobs. */
+export function batchView(record: BatchRecord, jobs: readonly JobView[]): WholeBatch {
+  const rows = batchRowViews(record, jobs);
+  const counts = {} as Record<BatchRowState, number>;
+  let done = 0;
+  for (const { state } of rows) {
+    counts[state] = (counts[state] ?? 0) + 1;
+    if (BATCH_ROW_STATES_ENDED.has(state)) done += 1;
+  }
   return {
     ...ownFields(record),
     counts,

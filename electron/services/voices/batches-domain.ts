@@ -9,7 +9,7 @@ import { resolveMediaBinary } from '../system/binaries';
 import { MediaProber } from '../media/probe';
 import { ProcessRunner } from '../media/process';
 import { exportBatch } from './batch-export';
-import { batchRowsPage } from './batch-rows-page';
+import { batchRowsPage, readBatchRowsPage } from './batch-rows-page';
 import { withoutRows, type WholeBatch } from './batch-view';
 import type { ResultCopies } from '../downloads/result-copies';
 import {
@@ -144,7 +144,14 @@ export function createBatchesDomain(
         return batches.summaries();
       },
       'batches.get': view,
-      'batches.rows': async (id, query) => batchRowsPage((await whole(id)).rows, query, await lostCopies()),
+      // The window read from the database, the batch's jobs so far in it; else cut from the batch read whole.
+      'batches.rows': async (id, query) => {
+        const lost = await lostCopies();
+        const pages = (await batches.pages?.()) ?? null;
+        if (pages) await jobs.flush();
+        const page = pages && readBatchRowsPage(pages, id, query, lost);
+        return page ?? batchRowsPage((await whole(id)).rows, query, lost);
+      },
       'batches.pause': async (id) => answered(batches.pause(id)),
       'batches.queueStatus': async (id) => {
         const record = await batches.get(id);

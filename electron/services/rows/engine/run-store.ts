@@ -1,3 +1,4 @@
+import type { BatchRowsQuery } from '../../jobs/run-sums';
 /** What every run (a batch, a campaign) has that its record needs. */
 export interface StoredRun<Row extends { row: number }> {
   id: string;
@@ -62,4 +63,44 @@ export interface RunStores {
     parse: (raw: unknown, where: string) => Run,
     noun?: string,
   ): RunStore<Row, Run>;
+  /**
+   * Pages of a run's rows read where they are kept, each change so far in (records/run-row-pages.ts);
+   * absent or null: the store cannot, and a page is cut from the run read whole.
+   */
+  pages?(): Promise<RunRowPages | null>;
+}
+
+/** What a page of a run's rows asks: its window, whether only rows with a problem, and the links whose copies are lost. */
+export interface RowWindow {
+  offset: number;
+  limit: number;
+  problems: boolean;
+  /** Result links whose copies are lost with none intact, as the record of copies has them. */
+  lost: readonly string[];
+}
+
+/** A window's rows as stored (their JSON), with the counts of the run's rows. */
+export interface RowsWindow {
+  /** Rows the filter keeps, in all. */
+  total: number;
+  /** Rows with a problem, in all. */
+  problems: number;
+  /** Campaigns: done rows whose file is lost (0 for a batch, whose rows hold no link). */
+  lostDone: number;
+  /** The window's rows' JSON texts, in the run's order. */
+  rows: string[];
+}
+
+/**
+ * Pages of runs read where their rows are kept (records/run-row-pages.ts): the window and the counts
+ * worked out by the store, only the window's rows read. The problems are the pages' own (rowHasProblem
+ * for a campaign's rows, batchRowHasProblem over batchView's states for a batch's).
+ */
+export interface RunRowPages {
+  /** The run's own fields as stored (its JSON without rows); null when the store has no such run. */
+  own(kind: string, id: string): string | null;
+  campaign(id: string, window: RowWindow): RowsWindow;
+  batch(query: BatchRowsQuery, window: RowWindow): RowsWindow;
+  /** The records' JSON texts of every job of these rows of a batch. */
+  batchRowsJobs(batchId: string, rows: readonly number[]): string[];
 }
