@@ -117,3 +117,14 @@ export function mostInAnyWindow(times: readonly number[], ms: number): number {
   }
   return most;
 }
+
+/**
+ * Requests a second in each tenth of [from, to]: where a run left the rate unused (a slow start, a
+ * sag in the middle, a long tail) rather than only how much.
+ */
+export function perSecondByTenth(times: readonly number[], from: number, to: number): number[] {
+  const tenth = (to - from) / 10;
+  const counts = Array.from({ length: 10 }, () => 0);
+  for (const t of times) if (t >= from && t <= to) counts[Math.min(9, Math.floor((t - from) / tenth))]++;
+  return counts.map((n) => n / (tenth / 1000));
+}

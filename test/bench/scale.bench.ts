@@ -21,7 +21,7 @@ import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { startRedis } from '../redis-server';
 import { readyMade, template, type RunCounts } from './campaigns.bench';
 import { createdPerRow, stopSandbox } from './campaign-sandbox';
-import { countingProxy, mostInAnyWindow } from './counting-proxy';
+import { countingProxy, mostInAnyWindow, perSecondByTenth } from './counting-proxy';
 import { startSandbox } from './jobs.bench';
 import { STALL_MS, sandboxStalls, stallsLine, type LoopStalls } from './loop-stalls';
 import { callbackProxy, type CallbackCounts, type CallbackProxy } from './callback-proxy';
@@ -56,6 +56,8 @@ interface Outcome extends RunCounts {
   studioRateLimited: number;
   /** The most requests that reached the sandbox in any one second (the rate is RATE_LIMIT). */
   mostInSecond: number;
+  /** Requests a second reaching the sandbox in each tenth of the wall. */
+  pace: number[];
   workers: number;
   /** Each worker was given --callback-url, and polled only jobs whose callback was overdue. */
   callbacks: boolean;
@@ -232,6 +234,11 @@ async function measure(
       studioRateLimited: toStudio.rateLimited(),
       stalls,
       mostInSecond: mostInAnyWindow([...toWorkers.arrivals(), ...toStudio.arrivals()], 1000),
+      pace: perSecondByTenth(
+        [...toWorkers.arrivals(), ...toStudio.arrivals()],
+        toStudio.firstAt() ?? commandStarted,
+        ended,
+      ),
       done,
       failed,
       lost: ROWS - done - failed,
@@ -330,7 +337,7 @@ function aimLines(o: Outcome): string[] {
     `${who(o)}: workers' jobs: ${o.byKind}`,
     `${who(o)}: requests per row by path: ${o.paths} (the sandbox's own routes, /__sandbox/…, are its storage's and not among req/row: ${(o.sandboxOwn / ROWS).toFixed(2)} a row); the workers' requests from ${o.workersSpan[0].toFixed(1)} s to ${o.workersSpan[1].toFixed(1)} s of the wall`,
     `${who(o)}: CPU per row, own + children (ffprobe, ffmpeg): workers ${cpuMs(total(o.cpu.workers))} ms (${o.cpu.workers.map((c) => c.own.toFixed(0)).join('/')} s each; ${(((total(o.cpu.workers).own - o.workersStarting) * 1000) / ROWS).toFixed(0)} ms own after their start, ${o.workersStarting.toFixed(1)} s before), studio ${cpuMs(o.cpu.studio)} ms, sandbox ${cpuMs(o.cpu.sandbox)} ms; all over the wall: ${coresUsed(o).toFixed(2)} of ${cpus().length} cores; load average ${o.loadAtStart.toFixed(2)} when this run started`,
-    `${who(o)}: 1005 answers: ${o.rateLimited - o.studioRateLimited} to workers, ${o.studioRateLimited} to the studio; the most requests reaching the sandbox in any second: ${o.mostInSecond} (its rate ${RATE_LIMIT}); ${stallsLine(o.stalls)}`,
+    `${who(o)}: 1005 answers: ${o.rateLimited - o.studioRateLimited} to workers, ${o.studioRateLimited} to the studio; the most requests reaching the sandbox in any second: ${o.mostInSecond} (its rate ${RATE_LIMIT}), a second in each tenth of the wall: ${o.pace.map((n) => n.toFixed(0)).join(' ')}; ${stallsLine(o.stalls)}`,
     ...[...o.problems].map(([problem, n]) => `${who(o)}: ${n} failed: ${problem}`),
     // A run with callbacks says its rows lost and created twice with the rest of its aims (callbackLines).
     `${who(o)}: ${o.callbacks ? '' : `aim 0 rows lost: ${met(o.lost === 0)} (${o.lost}); aim 0 created twice (the sandbox's records): ${met(o.twice === 0)} (${o.twice}); `}aim 1005 answers under 0.1% of requests: ${met(share < 0.001)} (${(share * 100).toFixed(3)}%)`,
