@@ -41,6 +41,12 @@ interface Held {
 
 const REASONS: RowRefusal[] = ['balance', 'daily-limit', 'cap'];
 
+/** A run's name on a budget (`kind/runId`), and one of its rows' (`kind/runId/row`): names, never secrets. */
+export const runName = (kind: string, runId: string): string => `${kind}/${runId}`;
+export const rowName = (kind: string, runId: string, row: number): string => `${runName(kind, runId)}/${row}`;
+/** The pool a run's rows are held in, by every holder: a worker finds a queued row's hold there. */
+export const runPool = (run: string): string => `run:${run}`;
+
 export interface RowHoldsDeps {
   /** The budget of the rows made here (this process's, or a worker's shared one). */
   own?: Budget;
@@ -83,7 +89,7 @@ export class RowHolds {
 
   private async ask(place: RowPlace, credits: number | null, roomsNow: () => RowRooms): Promise<RowHoldOutcome> {
     const { budget, account } = await this.where(place);
-    const run = `run:${place.run}`;
+    const run = runPool(place.run);
     const rooms = roomsNow();
     const bounds: RowBound[] = [
       { pool: account, room: rooms.balance },
@@ -108,7 +114,7 @@ export class RowHolds {
   keep(place: RowPlace, credits: number | null): void {
     if (this.held.has(place.row)) return;
     const at = this.where(place).then(async ({ budget, account }) => {
-      const pools = [account, `run:${place.run}`];
+      const pools = [account, runPool(place.run)];
       await budget.keep(place.row, credits, pools);
       return { budget, pools };
     });

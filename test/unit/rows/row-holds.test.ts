@@ -89,6 +89,28 @@ describe('rows held in Redis by a process that died', () => {
   });
 });
 
+// What a worker reads before it makes a queued row: the row made only while its studio's hold stands.
+describe("a queued row's hold, as another process reads it", () => {
+  it('stands while its holder holds it and lives, and not once released or lapsed', async () => {
+    const p = prefix();
+    const studio = new RedisBudget(client(), p, 300);
+    const worker = new RedisBudget(client(), p, 300);
+    expect(await worker.holds('campaign/c1/1', 'run:campaign/c1')).toBe(false);
+    expect((await studio.hold('campaign/c1/1', 30, [{ pool: 'run:campaign/c1', room: null }])).held).toBe(true);
+    expect(await worker.holds('campaign/c1/1', 'run:campaign/c1')).toBe(true);
+    await studio.release('campaign/c1/1', ['run:campaign/c1']);
+    expect(await worker.holds('campaign/c1/1', 'run:campaign/c1')).toBe(false);
+    const dead = new RedisBudget(client(), p, 300);
+    expect((await dead.hold('campaign/c1/2', 30, [{ pool: 'run:campaign/c1', room: null }])).held).toBe(true);
+    // SIGKILLed: it renews nothing from here on.
+    (dead as unknown as { held: Set<string> }).held.clear();
+    await dead.release('none', []);
+    expect(await worker.holds('campaign/c1/2', 'run:campaign/c1')).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect(await worker.holds('campaign/c1/2', 'run:campaign/c1')).toBe(false);
+  });
+});
+
 // Fails when a queued run's rows are held in each studio's own memory rather than on its queue's Redis.
 describe('two studios sending queued runs on one account', () => {
   it('never both hold the last credits of its balance', async () => {

@@ -4,22 +4,9 @@ import {
   BUDGET_UNITS as UNITS,
   toBudgetUnits as toUnits,
   type Budget,
-  type Reservation,
   type RowBound,
   type RowHoldAnswer,
 } from '../../jobs/budget';
-
-// Check and add in one Lua script: Redis runs it whole, so no other worker's reserve comes between.
-const RESERVE = `
-local spent = tonumber(redis.call('GET', KEYS[1]) or '0')
-local add = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2]) - tonumber(ARGV[5])
-local unknown = ARGV[3] == '1'
-if (unknown and spent >= limit) or (not unknown and spent + add > limit) then return {0, spent} end
-spent = redis.call('INCRBY', KEYS[1], add)
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return {1, spent}
-`;
 
 // Holds a row on every pool (KEYS: one hash each, row -> "units holder"; units -1: a price nobody can say)
 // if each bound has room beside the rows held there, checked and held in one script. A row of a holder
@@ -77,15 +64,12 @@ const LIFE_MS = 30_000;
 
 const unitsOf = (credits: number | null): string => (credits === null ? '-1' : String(toUnits(credits)));
 
-/**
- * How long a counter outlives its last use: a day's outlives every time zone's version of that day, and
- * a queued run's cap a pause of a week.
- */
+/** How long a pool outlives its last hold: a queued run paused for a week keeps its rows' pools. */
 const KEEP_MS = 7 * 24 * 3_600_000;
 
 /**
- * The budget in Redis, shared by every worker of the queue (jobs/budget.ts says what it keeps). Its keys
- * name a day or a run, never a secret.
+ * The budget in Redis, shared by every studio and worker of the queue (jobs/budget.ts says what it keeps).
+ * Its keys name an account (by its proof) or a run, never a secret.
  */
 export class RedisBudget implements Budget {
   /** This budget's rows are held in its name: one per process, so each process's rows lapse with it. */
@@ -98,32 +82,6 @@ export class RedisBudget implements Budget {
     private readonly prefix = 'studio',
     private readonly lifeMs = LIFE_MS,
   ) {}
-
-  async reserve(key: string, credits: number | null, limit: number, base = 0): Promise<Reservation> {
-    const [admitted, spent] = (await this.redis.eval(
-      RESERVE,
-      1,
-      this.key(key),
-      String(toUnits(credits ?? 0)),
-      String(toUnits(limit)),
-      credits === null ? '1' : '0',
-      String(KEEP_MS),
-      String(toUnits(base)),
-    )) as [number, number];
-    return { admitted: admitted === 1, spent: spent / UNITS };
-  }
-
-  async add(key: string, credits: number): Promise<number> {
-    const at = this.key(key);
-    const [[, total]] = (await this.redis.multi().incrby(at, toUnits(credits)).pexpire(at, KEEP_MS).exec()) as [
-      [unknown, number],
-    ];
-    return total / UNITS;
-  }
-
-  async spent(key: string): Promise<number> {
-    return Number((await this.redis.get(this.key(key))) ?? '0') / UNITS;
-  }
 
   async hold(row: string, credits: number | null, bounds: readonly RowBound[]): Promise<RowHoldAnswer> {
     const pools = [...new Set(bounds.map((b) => b.pool))];
@@ -166,6 +124,17 @@ export class RedisBudget implements Budget {
     const write = this.redis.multi();
     for (const pool of pools) write.hdel(this.pool(pool), row);
     await write.exec();
+  }
+
+  /**
+   * Whether a row is held in a pool by a holder still alive (any process's): a worker makes a queued row
+   * only on the strength of the hold its studio took, and one whose hold lapsed or was let go waits.
+   */
+  async holds(row: string, pool: string): Promise<boolean> {
+    const held = await this.redis.hget(this.pool(pool), row);
+    if (held === null) return false;
+    const holder = held.slice(held.indexOf(' ') + 1);
+    return (await this.redis.exists(this.lives() + holder)) === 1;
   }
 
   /** A row held: the holder's life is renewed while it holds any. */

@@ -7,6 +7,8 @@ import type { RowBase, RunBase } from '../engine/row-kind';
 import { storageMismatch, type RunAccount } from '../../client/account-proof';
 import { RunShelf, type RowReport } from './run-shelf';
 import { withinMs } from '../engine/within';
+import { RedisBudget } from '../money/redis-budget';
+import { rowName, runName, runPool } from '../../jobs/row-holds';
 
 export type QueuedRun = Omit<RunBase<RowBase>, 'rows'>;
 
@@ -72,6 +74,8 @@ export class RowWorker {
   private readonly takes: RowTakes;
   private readonly redis: Redis;
   private readonly shelf: RunShelf;
+  /** Where the studio that queued a row holds its whole price: a row is made only while held there. */
+  private readonly budget: RedisBudget;
   private readonly makers: Map<string, RowMaker>;
   private readonly runs = new Map<string, Promise<QueuedRun | null>>();
   /** Runs this worker refuses, by `kind/runId`, and why: said once in its log, and in its facts for the run's page. */
@@ -102,6 +106,7 @@ export class RowWorker {
     this.redis = new Redis(this.takes.target.options);
     this.redis.on('error', () => undefined);
     this.shelf = new RunShelf(this.redis, options.prefix);
+    this.budget = new RedisBudget(this.redis, options.prefix);
   }
 
   /** Where the worker listens, shown without the password. */
@@ -157,6 +162,9 @@ export class RowWorker {
     // Given back unmade, to the queue rather than to the studio: the run waits, on the queue, for a
     // worker of its own account, and this worker holds no place of its own meanwhile.
     if ((await this.refusal(kind, runId, run)) !== null) throw new GiveBack(this.options.refusedHoldMs ?? 3_000);
+    // Its creates go on the strength of its studio's hold on the row's whole price (they check no money
+    // here): a row whose hold lapsed (its studio gone) or was let go waits on the queue until held again.
+    if (!(await this.held(kind, runId, row))) throw new GiveBack(this.options.refusedHoldMs ?? 3_000);
     if (!maker)
       return report({
         outcome: 'ended',
@@ -238,6 +246,12 @@ export class RowWorker {
       void this.tell();
     }
     return problem;
+  }
+
+  /** Whether the row's price is held on the queue's Redis, by a holder alive (an unreadable hold is none). */
+  private held(kind: string, runId: string, row: RowBase): Promise<boolean> {
+    const run = runName(kind, runId);
+    return this.budget.holds(rowName(kind, runId, row.row), runPool(run)).catch(() => false);
   }
 
   /** Asked once per service: the worker's storage does not change while it runs. */
