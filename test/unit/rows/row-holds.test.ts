@@ -1,7 +1,7 @@
 // A row's whole price held on the one budget, in-process and in Redis: two holders (two studios, or two
 // processes on one Redis) never both hold the last credits of a pool, a row of unknown price goes alone,
 // and a holder that dies (SIGKILL: nothing released) frees its rows once its life lapses.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InProcessBudget, type Budget } from '../../../electron/services/jobs/budget';
 import { RedisBudget } from '../../../electron/services/rows/money/redis-budget';
 import { RowHolds } from '../../../electron/services/jobs/row-holds';
@@ -108,6 +108,24 @@ describe("a queued row's hold, as another process reads it", () => {
     expect(await worker.holds('campaign/c1/2', 'run:campaign/c1')).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 450));
     expect(await worker.holds('campaign/c1/2', 'run:campaign/c1')).toBe(false);
+  });
+});
+
+describe("a held row Redis lost (restarted without its data, or dropped as a lapsed holder's)", () => {
+  it('stands again once its living holder renews its life', async () => {
+    const p = prefix();
+    const redis = client();
+    const studio = new RedisBudget(redis, p, 300);
+    const worker = new RedisBudget(client(), p, 300);
+    expect((await studio.hold('campaign/c1/1', 30, [{ pool: 'run:campaign/c1', room: null }])).held).toBe(true);
+    for (const key of await redis.keys(`${p}:budget:*`)) await redis.del(key);
+    expect(await worker.holds('campaign/c1/1', 'run:campaign/c1')).toBe(false);
+    await vi.waitFor(async () => expect(await worker.holds('campaign/c1/1', 'run:campaign/c1')).toBe(true), {
+      timeout: 5_000,
+      interval: 20,
+    });
+    await studio.release('campaign/c1/1', ['run:campaign/c1']);
+    expect(await worker.holds('campaign/c1/1', 'run:campaign/c1')).toBe(false);
   });
 });
 

@@ -74,7 +74,8 @@ const KEEP_MS = 7 * 24 * 3_600_000;
 export class RedisBudget implements Budget {
   /** This budget's rows are held in its name: one per process, so each process's rows lapse with it. */
   private readonly holder = randomUUID();
-  private readonly held = new Set<string>();
+  /** The rows this process holds, each with its price (units) and pools: written again as its life is renewed. */
+  private readonly held = new Map<string, { units: string; pools: readonly string[] }>();
   private renewing: ReturnType<typeof setInterval> | null = null;
 
   constructor(
@@ -102,7 +103,7 @@ export class RedisBudget implements Budget {
       String(bounds.length),
       ...each,
     )) as number[];
-    if (answer[0] === 1) return (this.hasHeld(row), { held: true });
+    if (answer[0] === 1) return (this.hasHeld(row, unitsOf(credits), pools), { held: true });
     const [, bound, free, beside, bounded] = answer;
     return { held: false, bound, free: bounded === 1 ? free / UNITS : null, beside };
   }
@@ -112,7 +113,7 @@ export class RedisBudget implements Budget {
     for (const pool of pools)
       write.hset(this.pool(pool), row, `${unitsOf(credits)} ${this.holder}`).pexpire(this.pool(pool), KEEP_MS);
     await write.set(this.lives() + this.holder, '1', 'PX', this.lifeMs).exec();
-    this.hasHeld(row);
+    this.hasHeld(row, unitsOf(credits), pools);
   }
 
   async release(row: string, pools: readonly string[]): Promise<void> {
@@ -137,12 +138,22 @@ export class RedisBudget implements Budget {
     return (await this.redis.exists(this.lives() + holder)) === 1;
   }
 
-  /** A row held: the holder's life is renewed while it holds any. */
-  private hasHeld(row: string): void {
-    this.held.add(row);
+  /**
+   * A row held: the holder's life is renewed while it holds any, and its rows written again with it, so
+   * rows dropped while Redis was away past their life (its data lost, or another holder's hold found the
+   * life lapsed) stand again for the workers that read them.
+   */
+  private hasHeld(row: string, units: string, pools: readonly string[]): void {
+    this.held.set(row, { units, pools });
     if (this.renewing) return;
     this.renewing = setInterval(() => {
-      this.redis.set(this.lives() + this.holder, '1', 'PX', this.lifeMs).catch(() => undefined);
+      const write = this.redis.multi();
+      for (const [each, { units: price, pools: where }] of this.held)
+        for (const pool of where) write.hset(this.pool(pool), each, `${price} ${this.holder}`);
+      write
+        .set(this.lives() + this.holder, '1', 'PX', this.lifeMs)
+        .exec()
+        .catch(() => undefined);
     }, this.lifeMs / 3);
     this.renewing.unref?.();
   }
