@@ -46,6 +46,8 @@ export const runName = (kind: string, runId: string): string => `${kind}/${runId
 export const rowName = (kind: string, runId: string, row: number): string => `${runName(kind, runId)}/${row}`;
 /** The pool a run's rows are held in, by every holder: a worker finds a queued row's hold there. */
 export const runPool = (run: string): string => `run:${run}`;
+/** The pool of an account's rows on a shared budget, by its name there (a proof, the same in every process). */
+export const accountPool = (name: string): string => `account:${name}`;
 
 export interface RowHoldsDeps {
   /** The budget of the rows made here (this process's, or a worker's shared one). */
@@ -158,6 +160,6 @@ export class RowHolds {
       this.deps.queue(place.queue, place.run),
       this.deps.account?.(place.connection),
     ]);
-    return { budget, account: name ? `account:${name}` : `connection:${place.connection}` };
+    return { budget, account: name ? accountPool(name) : `connection:${place.connection}` };
   }
 }

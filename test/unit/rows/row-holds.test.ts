@@ -89,25 +89,33 @@ describe('rows held in Redis by a process that died', () => {
   });
 });
 
-// What a worker reads before it makes a queued row: the row made only while its studio's hold stands.
-describe("a queued row's hold, as another process reads it", () => {
-  it('stands while its holder holds it and lives, and not once released or lapsed', async () => {
+// What a worker reads before it makes a queued row: made only while its studio's hold stands, or on a
+// hold it takes over from a studio gone (the row was held when handed over, and still counts).
+describe("a queued row's hold, as a worker reads it", () => {
+  const run = 'run:campaign/c1';
+  const pools = [run, 'account:a1'];
+  it('stands while its holder holds it, not once released, and is taken over from a holder gone', async () => {
     const p = prefix();
     const studio = new RedisBudget(client(), p, 300);
     const worker = new RedisBudget(client(), p, 300);
-    expect(await worker.holds('campaign/c1/1', 'run:campaign/c1')).toBe(false);
-    expect((await studio.hold('campaign/c1/1', 30, [{ pool: 'run:campaign/c1', room: null }])).held).toBe(true);
-    expect(await worker.holds('campaign/c1/1', 'run:campaign/c1')).toBe(true);
-    await studio.release('campaign/c1/1', ['run:campaign/c1']);
-    expect(await worker.holds('campaign/c1/1', 'run:campaign/c1')).toBe(false);
+    const other = new RedisBudget(client(), p, 300);
+    expect(await worker.heldOrTaken('campaign/c1/1', pools)).toBeNull();
+    expect((await studio.hold('campaign/c1/1', 30, [{ pool: run, room: null }, account(null)])).held).toBe(true);
+    expect(await worker.heldOrTaken('campaign/c1/1', pools)).toBe('held');
+    await studio.release('campaign/c1/1', pools);
+    expect(await worker.heldOrTaken('campaign/c1/1', pools)).toBeNull();
     const dead = new RedisBudget(client(), p, 300);
-    expect((await dead.hold('campaign/c1/2', 30, [{ pool: 'run:campaign/c1', room: null }])).held).toBe(true);
+    expect((await dead.hold('campaign/c1/2', 30, [{ pool: run, room: null }, account(null)])).held).toBe(true);
     // SIGKILLed: it renews nothing from here on.
-    (dead as unknown as { held: Set<string> }).held.clear();
+    (dead as unknown as { held: Map<string, unknown> }).held.clear();
     await dead.release('none', []);
-    expect(await worker.holds('campaign/c1/2', 'run:campaign/c1')).toBe(true);
+    expect(await worker.heldOrTaken('campaign/c1/2', pools)).toBe('held');
     await new Promise((resolve) => setTimeout(resolve, 450));
-    expect(await worker.holds('campaign/c1/2', 'run:campaign/c1')).toBe(false);
+    expect(await worker.heldOrTaken('campaign/c1/2', pools)).toBe('taken');
+    // Taken over, it counts on the account in the worker's name: 30 of a room of 40 stay held.
+    expect(await other.hold('o1', 30, [account(40)])).toMatchObject({ held: false, free: 10 });
+    await worker.release('campaign/c1/2', pools);
+    expect((await other.hold('o1', 30, [account(40)])).held).toBe(true);
   });
 });
 
@@ -119,13 +127,13 @@ describe("a held row Redis lost (restarted without its data, or dropped as a lap
     const worker = new RedisBudget(client(), p, 300);
     expect((await studio.hold('campaign/c1/1', 30, [{ pool: 'run:campaign/c1', room: null }])).held).toBe(true);
     for (const key of await redis.keys(`${p}:budget:*`)) await redis.del(key);
-    expect(await worker.holds('campaign/c1/1', 'run:campaign/c1')).toBe(false);
-    await vi.waitFor(async () => expect(await worker.holds('campaign/c1/1', 'run:campaign/c1')).toBe(true), {
+    expect(await worker.heldOrTaken('campaign/c1/1', ['run:campaign/c1'])).toBeNull();
+    await vi.waitFor(async () => expect(await worker.heldOrTaken('campaign/c1/1', ['run:campaign/c1'])).toBe('held'), {
       timeout: 5_000,
       interval: 20,
     });
     await studio.release('campaign/c1/1', ['run:campaign/c1']);
-    expect(await worker.holds('campaign/c1/1', 'run:campaign/c1')).toBe(false);
+    expect(await worker.heldOrTaken('campaign/c1/1', ['run:campaign/c1'])).toBeNull();
   });
 });
 

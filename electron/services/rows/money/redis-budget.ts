@@ -56,6 +56,24 @@ redis.call('SET', ARGV[2] .. me, '1', 'PX', ARGV[3])
 return {1}
 `;
 
+// Whether a row is held in its run's pool (KEYS[1]), and by whom. Held by a living holder: {1}. Held by a
+// holder whose life lapsed (a studio gone with the row handed over): the row is taken over, written in
+// every pool (KEYS) in this holder's name (ARGV: row, holder, life key prefix, life, pool keep): {2}. Not
+// held (never, or let go): {0}.
+const HELD = `
+local held = redis.call('HGET', KEYS[1], ARGV[1])
+if not held then return 0 end
+local at = string.find(held, ' ', 1, true)
+local holder = string.sub(held, at + 1)
+if holder == ARGV[2] or redis.call('EXISTS', ARGV[3] .. holder) == 1 then return 1 end
+for k = 1, #KEYS do
+  redis.call('HSET', KEYS[k], ARGV[1], string.sub(held, 1, at) .. ARGV[2])
+  redis.call('PEXPIRE', KEYS[k], ARGV[5])
+end
+redis.call('SET', ARGV[3] .. ARGV[2], '1', 'PX', ARGV[4])
+return 2
+`;
+
 /**
  * How long a holder's rows outlive its last sign of life: a studio SIGKILLed with rows held frees them
  * within it. A live one renews its life every third of it while it holds any row.
@@ -128,14 +146,27 @@ export class RedisBudget implements Budget {
   }
 
   /**
-   * Whether a row is held in a pool by a holder still alive (any process's): a worker makes a queued row
-   * only on the strength of the hold its studio took, and one whose hold lapsed or was let go waits.
+   * Whether a row is held in its run's pool (`pools[0]`; the others are its other pools): a worker makes
+   * a queued row only on the strength of the hold its studio took. A hold whose holder died (the studio
+   * gone, the row already handed over) is taken over in this holder's name, so the row still counts in
+   * every pool while it is made ('taken': release it once made); a row never held or let go is not.
    */
-  async holds(row: string, pool: string): Promise<boolean> {
-    const held = await this.redis.hget(this.pool(pool), row);
-    if (held === null) return false;
-    const holder = held.slice(held.indexOf(' ') + 1);
-    return (await this.redis.exists(this.lives() + holder)) === 1;
+  async heldOrTaken(row: string, pools: readonly string[]): Promise<'held' | 'taken' | null> {
+    const answer = (await this.redis.eval(
+      HELD,
+      pools.length,
+      ...pools.map((pool) => this.pool(pool)),
+      row,
+      this.holder,
+      this.lives(),
+      String(this.lifeMs),
+      String(KEEP_MS),
+    )) as number;
+    if (answer === 0) return null;
+    if (answer === 1) return 'held';
+    const units = (await this.redis.hget(this.pool(pools[0]), row))?.split(' ')[0] ?? '0';
+    this.hasHeld(row, units, pools);
+    return 'taken';
   }
 
   /**

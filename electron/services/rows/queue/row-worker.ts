@@ -8,7 +8,8 @@ import { storageMismatch, type RunAccount } from '../../client/account-proof';
 import { RunShelf, type RowReport } from './run-shelf';
 import { withinMs } from '../engine/within';
 import { RedisBudget } from '../money/redis-budget';
-import { rowName, runName, runPool } from '../../jobs/row-holds';
+import { accountPool, rowName, runName, runPool } from '../../jobs/row-holds';
+import { ACCOUNT_WIDE } from '../../jobs/account-creates';
 
 export type QueuedRun = Omit<RunBase<RowBase>, 'rows'>;
 
@@ -163,8 +164,9 @@ export class RowWorker {
     // worker of its own account, and this worker holds no place of its own meanwhile.
     if ((await this.refusal(kind, runId, run)) !== null) throw new GiveBack(this.options.refusedHoldMs ?? 3_000);
     // Its creates go on the strength of its studio's hold on the row's whole price (they check no money
-    // here): a row whose hold lapsed (its studio gone) or was let go waits on the queue until held again.
-    if (!(await this.held(kind, runId, row))) throw new GiveBack(this.options.refusedHoldMs ?? 3_000);
+    // here): a row whose hold was let go (its run paused) waits on the queue until held again.
+    const hold = await this.hold(kind, runId, row);
+    if (hold === null) throw new GiveBack(this.options.refusedHoldMs ?? 3_000);
     if (!maker)
       return report({
         outcome: 'ended',
@@ -184,6 +186,8 @@ export class RowWorker {
     } finally {
       this.running -= 1;
       void this.tell();
+      // A hold taken over from a studio gone goes once the row is made (its report carries the charges).
+      if (hold.taken) void this.budget.release(hold.row, hold.pools).catch(() => undefined);
     }
   }
 
@@ -248,10 +252,21 @@ export class RowWorker {
     return problem;
   }
 
-  /** Whether the row's price is held on the queue's Redis, by a holder alive (an unreadable hold is none). */
-  private held(kind: string, runId: string, row: RowBase): Promise<boolean> {
-    const run = runName(kind, runId);
-    return this.budget.holds(rowName(kind, runId, row.row), runPool(run)).catch(() => false);
+  /**
+   * The row's hold on the queue's Redis: its studio's, or taken over from a studio gone (then this
+   * worker's until the row is made); null: none (never held, let go, or unreadable). Its pools are the
+   * run's and the account's, named as the studio names them (the account by its proof, no secret).
+   */
+  private async hold(
+    kind: string,
+    runId: string,
+    row: RowBase,
+  ): Promise<{ row: string; pools: string[]; taken: boolean } | null> {
+    const name = rowName(kind, runId, row.row);
+    const proof = (await this.options.account?.(ACCOUNT_WIDE).catch(() => null))?.proof;
+    const pools = [runPool(runName(kind, runId)), ...(proof ? [accountPool(proof)] : [])];
+    const held = await this.budget.heldOrTaken(name, pools).catch(() => null);
+    return held === null ? null : { row: name, pools, taken: held === 'taken' };
   }
 
   /** Asked once per service: the worker's storage does not change while it runs. */
