@@ -117,8 +117,6 @@ export const CampaignRecord = z.object({
   maxCredits: RunCap.optional(),
   /** The queue its rows are made on, as a Redis address without its password; absent: this computer. */
   queue: z.string().max(2000).nullable().optional(),
-  /** Queued: the starting studio's daily limit for its connection, which every worker shares (counted in Redis). */
-  dayLimit: z.number().positive().nullable().optional(),
   /** On a worker: the queued campaign this one-row run is a row of (it leaves no manifest of its own). */
   partOf: z.string().max(200).optional(),
 });

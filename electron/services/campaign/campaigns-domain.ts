@@ -177,9 +177,7 @@ export function createCampaignsDomain(
     const project = await deps.queue.link(record.template.project);
     const rows: CampaignRowRecord[] = [];
     for (const row of record.rows) rows.push({ ...row, values: await deps.queue.link(row.values) });
-    // Every worker shares this studio's daily limit for the connection, counted once in Redis.
-    const dayLimit = (await jobs.quote([])).dailyLimit ?? null;
-    return { ...record, queue, rows, dayLimit, template: { ...record.template, project } };
+    return { ...record, queue, rows, template: { ...record.template, project } };
   };
   /** A run for a queue whose links the service could not fetch is refused before any price. */
   const queueable = async (raw: CampaignInput, record: CampaignRecord): Promise<void> => {

@@ -9,7 +9,7 @@ import type { SchedulerOptions, Timers } from './scheduler';
 import type { PollingStrategy } from './polling-strategy';
 import type { JobCallbacks } from './job-callbacks';
 import type { SharedAccount } from './account-creates';
-import type { Budget, RunBounds } from './budget';
+import type { Budget } from './budget';
 
 // What the job engine is given and the names it exports beside itself.
 
@@ -61,7 +61,7 @@ export interface JobEngineDeps {
   callbacks?: JobCallbacks;
   /** The creates on their way on the whole account, shared with other processes that send on it (workers); none: this one alone. */
   account?: SharedAccount;
-  /** The budget runs' bounds are reserved on, shared by every worker of the queue (a worker's Redis); none: this process's. */
+  /** The budget rows made here are held on (a worker's Redis); none: this process's. */
   budget?: Budget;
   /** The budget a queue's runs hold their rows on, shared by every studio sending to it (its Redis). */
   queueBudget?(queue: string, run: string): Promise<Budget>;
@@ -94,6 +94,9 @@ export class CreateHeldBack extends Error {
 export interface SubmitOptions {
   signal?: AbortSignal;
   stillGoes?: () => boolean;
-  /** Its run's bounds on money (its cap, a queued run's day's limit): the spending gate holds it to them. */
-  bounds?: RunBounds;
+  /**
+   * A row's create whose row holds its whole price (the spending gate's row hold, or on a worker its
+   * studio's hold on the queue): its money is not checked again, only counted on its way.
+   */
+  rowHeld?: boolean;
 }

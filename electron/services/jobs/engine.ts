@@ -209,14 +209,11 @@ export class JobEngine extends EngineMoney {
     const requestHash = hashRequest(submission.kind, connection.id, submission.body);
     // Money is a property of this path, not of a screen: nothing paid leaves unconfirmed or past the day's
     // limit. From here the create is counted at its price until its answer is on its record.
-    const pass = await this.spending.admit(submission, connection, stops.bounds);
-    let result: SubmitResult | null = null;
+    const pass = await this.spending.admit(submission, connection, stops.rowHeld);
     try {
-      return (result = await this.send(submission, { connection, client, body, requestHash, pass }, stops));
+      return await this.send(submission, { connection, client, body, requestHash, pass }, stops);
     } finally {
       pass.ticket.release();
-      // The run's bounds count what was made; a put-right Redis refused leaves the price reserved (the safe side).
-      await pass.settle(result?.status === 'submitted' ? result.job : null).catch(() => undefined);
     }
   }
 
@@ -315,8 +312,6 @@ export class JobEngine extends EngineMoney {
     // Its record, answered now, counts it at its charge: it stops being counted as on its way.
     pass.ticket.release();
     const after = this.jobs.get(record.id);
-    // In the same step, as its run's bounds see it (the put-right of a shared one may come later).
-    if (after) pass.settle(after).catch(() => undefined);
     if (after && isActive(after.phase)) this.follower.track(after);
     // A failed write is retried by write() and told to the user there; the job is followed either way.
     await saved.catch(() => undefined);

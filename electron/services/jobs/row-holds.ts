@@ -41,6 +41,14 @@ interface Held {
 
 const REASONS: RowRefusal[] = ['balance', 'daily-limit', 'cap'];
 
+/** A run's name on a budget (`kind/runId`), and one of its rows' (`kind/runId/row`): names, never secrets. */
+export const runName = (kind: string, runId: string): string => `${kind}/${runId}`;
+export const rowName = (kind: string, runId: string, row: number): string => `${runName(kind, runId)}/${row}`;
+/** The pool a run's rows are held in, by every holder: a worker finds a queued row's hold there. */
+export const runPool = (run: string): string => `run:${run}`;
+/** The pool of an account's rows on a shared budget, by its name there (a proof, the same in every process). */
+export const accountPool = (name: string): string => `account:${name}`;
+
 export interface RowHoldsDeps {
   /** The budget of the rows made here (this process's, or a worker's shared one). */
   own?: Budget;
@@ -83,7 +91,7 @@ export class RowHolds {
 
   private async ask(place: RowPlace, credits: number | null, roomsNow: () => RowRooms): Promise<RowHoldOutcome> {
     const { budget, account } = await this.where(place);
-    const run = `run:${place.run}`;
+    const run = runPool(place.run);
     const rooms = roomsNow();
     const bounds: RowBound[] = [
       { pool: account, room: rooms.balance },
@@ -108,7 +116,7 @@ export class RowHolds {
   keep(place: RowPlace, credits: number | null): void {
     if (this.held.has(place.row)) return;
     const at = this.where(place).then(async ({ budget, account }) => {
-      const pools = [account, `run:${place.run}`];
+      const pools = [account, runPool(place.run)];
       await budget.keep(place.row, credits, pools);
       return { budget, pools };
     });
@@ -152,6 +160,6 @@ export class RowHolds {
       this.deps.queue(place.queue, place.run),
       this.deps.account?.(place.connection),
     ]);
-    return { budget, account: name ? `account:${name}` : `connection:${place.connection}` };
+    return { budget, account: name ? accountPool(name) : `connection:${place.connection}` };
   }
 }

@@ -17,7 +17,7 @@ import type { Clock } from '../client/clock';
 import { chargeHistory, spentToday, type ChargeFacts } from './paid-gate';
 import { CreatesInFlight, type CreateTicket } from './creates-in-flight';
 import { enterAccount, type SharedAccount } from './account-creates';
-import { boundsOf, InProcessBudget, reserveAll, type Budget, type BudgetHold, type RunBounds } from './budget';
+import { InProcessBudget, type Budget } from './budget';
 import { kindEntry } from './kinds';
 import { RowHolds } from './row-holds';
 
@@ -35,7 +35,7 @@ export interface SpendingGateDeps {
   balance?(connectionId: string): Promise<number | null>;
   /** The creates on their way on the whole account, where other processes send on it too (workers); none: this one alone. */
   account?: SharedAccount;
-  /** The budget runs' bounds are reserved on: shared by every worker of the queue (Redis); none: this process's own. */
+  /** The budget rows made here are held on (a worker's Redis); none: this process's own. */
   budget?: Budget;
   /** The budget a queue's runs hold their rows on, shared by every studio sending to it (its Redis). */
   queueBudget?(queue: string, run: string): Promise<Budget>;
@@ -59,8 +59,6 @@ export interface CreatePass {
   ticket: CreateTicket;
   /** The balance is read around it (it goes alone, or it was made by hand while nothing else was being created). */
   measured: boolean;
-  /** Puts the create's reservations on its run's bounds right once answered (null: nothing was made). */
-  settle: BudgetHold;
 }
 
 /**
@@ -71,20 +69,16 @@ export interface CreatePass {
  */
 export class SpendingGate {
   private readonly inFlight = new CreatesInFlight();
-  /** Bounds shared by every worker of a queue (a queued run's day and cap); this process's alone without one. */
-  private readonly budget: Budget;
   /** Rows' whole prices, held before each row starts: the one place bulk work asks about money. */
   readonly rows: RowHolds;
-  /** Bounds counted on this host's ledger (a run's cap): only its creates on their way. */
-  private readonly local = new InProcessBudget();
   /** Connections whose balance could not be read around a create: their unknown prices no longer go alone. */
   private readonly unmeasurable = new Set<string>();
   /** Charges the ledger does not hold (live sessions), by connection: they count in guides and the day's total. */
   private otherCharges: (connectionId: string) => PastCharge[] = () => [];
 
   constructor(private readonly deps: SpendingGateDeps) {
-    this.budget = deps.budget ?? new InProcessBudget();
-    this.rows = new RowHolds({ own: this.budget, queue: deps.queueBudget, account: deps.accountName });
+    const own = deps.budget ?? new InProcessBudget();
+    this.rows = new RowHolds({ own, queue: deps.queueBudget, account: deps.accountName });
   }
 
   policy(): SpendingPolicy {
@@ -189,14 +183,14 @@ export class SpendingGate {
    * create is counted in the same step, so any number sent at once cannot pass the limit together. A
    * price nobody can say ahead (not published, no charge of its kind on this connection to judge by)
    * goes alone with the balance read around it: the limit then knows what it cost before anything else
-   * goes, and the next ones of its kind have a guide. A run's create is held to its run's bounds (its
-   * cap; a queued run's day's limit, set by its studio) on the budget, here and nowhere else: a refusal
-   * at the cap pauses that run, one at a limit the runs on the connection.
+   * goes, and the next ones of its kind have a guide. A row's create (`rowHeld`) goes on the strength of
+   * its row's hold (`rows`), which held the row's whole price within the balance, the day's limit and its
+   * run's cap before the row started: it is counted on its way, and its money is not checked again.
    */
   async admit(
     submission: JobSubmission,
     connection: { id: string; name: string },
-    bounds: RunBounds = {},
+    rowHeld = false,
   ): Promise<CreatePass> {
     const body = submission.body as Record<string, unknown>;
     const figure = await this.figure(submission.kind, body, connection.id);
@@ -217,27 +211,24 @@ export class SpendingGate {
       admit: (counted) => {
         // A create that waited may find a guide its kind lacked when it came.
         price = priceNow();
-        const spent =
-          spentToday(this.deps.records(), connection.id, this.deps.clock.now(), this.otherCharges(connection.id)) +
-          counted;
-        const overLimit = dailyLimitRefusal(this.policy().dailyLimits[connection.id], spent, price, connection.name);
-        if (overLimit) throw new StudioError(overLimit, 'spending-limit');
+        // A held row's create is only counted on its way (a job made by hand meanwhile sees it).
+        if (!rowHeld) this.withinDay(connection, price, counted);
         return expectedCredits(price) ?? 0;
       },
-    });
-    const settle = await reserveAll(
-      { local: this.local, shared: this.budget },
-      boundsOf(bounds, this.deps.clock.now()),
-      expectedCredits(price),
-    ).catch((error: unknown) => {
-      local.release();
-      throw error;
     });
     // Counted on the whole account too; one that goes alone holds the account's lease until it leaves.
     const ticket = await enterAccount(local, connection.id, this.deps.account);
     // A job made by hand, while nothing else is being created on its account, keeps its measured charge.
     const byHand = rowOf === null && confirmation?.by !== 'batch';
-    return { price, ticket, measured: measurable && ticket.aloneAtStart && (ticket.alone || byHand), settle };
+    return { price, ticket, measured: measurable && ticket.aloneAtStart && (ticket.alone || byHand) };
+  }
+
+  /** Refuses a create that would pass the day's limit, beside today's jobs and the creates on their way (`counted`). */
+  private withinDay(connection: { id: string; name: string }, price: Price, counted: number): void {
+    const spent =
+      spentToday(this.deps.records(), connection.id, this.deps.clock.now(), this.otherCharges(connection.id)) + counted;
+    const overLimit = dailyLimitRefusal(this.policy().dailyLimits[connection.id], spent, price, connection.name);
+    if (overLimit) throw new StudioError(overLimit, 'spending-limit');
   }
 
   /**

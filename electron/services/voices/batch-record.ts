@@ -52,8 +52,6 @@ export const BatchRecord = z.object({
   maxCredits: RunCap.optional(),
   /** The queue its rows are made on, as a Redis address without its password; absent: this computer. */
   queue: z.string().max(2000).nullable().optional(),
-  /** Queued: the starting studio's daily limit for its connection, which every worker shares. */
-  dayLimit: z.number().positive().nullable().optional(),
   /** On a worker: the queued batch this one-row run is a row of. */
   partOf: z.string().max(200).optional(),
 });

@@ -116,8 +116,7 @@ export function createBatchesDomain(
           concurrency: input.concurrency,
           template: input.template,
           maxCredits: input.maxCredits ?? null,
-          // On a queue, every worker shares this studio's daily limit for the connection.
-          ...(input.queue ? { queue: queueOf(input.queue), dayLimit: (await jobs.quote([])).dailyLimit ?? null } : {}),
+          ...(input.queue ? { queue: queueOf(input.queue) } : {}),
         });
         void batches.run(record.id);
         return withoutRows(batches.view(record));

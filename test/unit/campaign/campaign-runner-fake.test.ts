@@ -3,13 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { campaignRuns } from '../../../electron/services/campaign/campaign-rows';
 import { campaignBalanceNote } from '../../../electron/services/campaign/campaign-manifest';
-import type { RowEngineDeps } from '../../../electron/services/rows/engine/row-engine';
 import { OUTCOME_UNKNOWN, type CreateIntents } from '../../../electron/services/rows/queue/create-intents';
-import { InProcessCreateIntents } from '../rows/intent-stores';
 import { rowEngineCases } from '../rows/row-engine-cases';
-import { InProcessBudget, type Budget } from '../../../electron/services/jobs/budget';
-import { RedisBudget } from '../../../electron/services/rows/money/redis-budget';
-import { redisClients, redisPerFile } from '../../redis-per-file';
 import { runsIn } from '../rows/folder-runs';
 import { setup } from './hand-campaign';
 
@@ -171,11 +166,6 @@ describe.each(rowEngineCases())('campaign rows on the row engine, step by step (
     expect(engine.jobs.filter((j) => j.purpose.type === 'campaign-row' && j.purpose.row === 1)).toEqual([]);
   });
 
-  it("stops two workers of queued runs together at the day's limit they share, never past it", async () => {
-    const budget = new InProcessBudget();
-    await twoWorkersStopAtTheLimit(deps, [budget, budget], budget);
-  });
-
   it('names a failed row with the reason, and a retry sends its next take once; a done row is kept', async () => {
     const { engine, runner, record, saved, dataDir, settle } = setup(deps(), 2, 2);
     await runner.create(record);
@@ -213,48 +203,5 @@ describe.each(rowEngineCases())('campaign rows on the row engine, step by step (
     const onDisk = await campaignRuns(runsIn(dataDir, { readOnly: true })).get('hand');
     expect(onDisk?.rows.map((r) => r.state)).toEqual(['done', 'done']);
     expect(existsSync(join(dataDir, 'campaigns'))).toBe(false);
-  });
-});
-
-/**
- * Two workers of queued runs, each its own row engine and spending gate, on one budget (`budgets`,
- * one each): each create is expected to cost 2 credits, and the limit of 11 has room for five of them
- * between both. They stop together, paused for the day's limit with no row failed, never past it.
- */
-async function twoWorkersStopAtTheLimit(
-  deps: () => Pick<RowEngineDeps, 'intents'>,
-  budgets: [Budget, Budget],
-  total: Budget,
-): Promise<void> {
-  const workers = budgets.map((budget) => setup({ ...deps(), budget }, 6, 6));
-  const runs = await Promise.all(
-    workers.map(async ({ engine, runner, record }) => {
-      Object.assign(engine, { expectedCredits: async () => 2 });
-      await runner.create({ ...record, dayLimit: 11 });
-      return runner.run('hand');
-    }),
-  );
-  for (let i = 0; i < 6; i += 1) {
-    await Promise.all(workers.map((w) => w.settle()));
-    for (const w of workers) w.engine.endAll();
-  }
-  const ended = await Promise.all(runs);
-  expect(workers.reduce((n, w) => n + w.engine.created().length, 0)).toBe(5);
-  for (const run of ended) {
-    expect(run.state).toBe('paused');
-    expect(run.pause?.reason).toBe('daily-limit');
-    expect(run.rows.filter((r) => r.state === 'failed')).toEqual([]);
-  }
-  expect(await total.spent(`day:queue:${new Date().toLocaleDateString('en-CA')}`)).toBe(10);
-}
-
-describe("two workers on one Redis, each with a client of its own (the day's spending of the queue)", () => {
-  const { client, prefix } = redisClients(redisPerFile());
-  const inProcess = () => ({ intents: new InProcessCreateIntents() });
-
-  it("stop together at the day's limit they share, never past it", async () => {
-    const p = prefix();
-    const [one, two] = [new RedisBudget(client(), p), new RedisBudget(client(), p)];
-    await twoWorkersStopAtTheLimit(inProcess, [one, two], one);
   });
 });

@@ -54,11 +54,9 @@ export class HandEngine {
   }
 
   async submit(submission: JobSubmission, options: SubmitOptions = {}): Promise<SubmitResult> {
-    const pass = await this.gate.admit(submission, C1, options.bounds);
+    const pass = await this.gate.admit(submission, C1, options.rowHeld);
     try {
-      const result = this.made(submission);
-      await pass.settle(result.job);
-      return result;
+      return this.made(submission);
     } finally {
       pass.ticket.release();
     }

@@ -1,7 +1,7 @@
 // A row's whole price held on the one budget, in-process and in Redis: two holders (two studios, or two
 // processes on one Redis) never both hold the last credits of a pool, a row of unknown price goes alone,
 // and a holder that dies (SIGKILL: nothing released) frees its rows once its life lapses.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InProcessBudget, type Budget } from '../../../electron/services/jobs/budget';
 import { RedisBudget } from '../../../electron/services/rows/money/redis-budget';
 import { RowHolds } from '../../../electron/services/jobs/row-holds';
@@ -86,6 +86,54 @@ describe('rows held in Redis by a process that died', () => {
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect((await other.hold('t1', 30, [account(40)])).held).toBe(false);
     await one.release('o1', ['account:a1']);
+  });
+});
+
+// What a worker reads before it makes a queued row: made only while its studio's hold stands, or on a
+// hold it takes over from a studio gone (the row was held when handed over, and still counts).
+describe("a queued row's hold, as a worker reads it", () => {
+  const run = 'run:campaign/c1';
+  const pools = [run, 'account:a1'];
+  it('stands while its holder holds it, not once released, and is taken over from a holder gone', async () => {
+    const p = prefix();
+    const studio = new RedisBudget(client(), p, 300);
+    const worker = new RedisBudget(client(), p, 300);
+    const other = new RedisBudget(client(), p, 300);
+    expect(await worker.heldOrTaken('campaign/c1/1', pools)).toBeNull();
+    expect((await studio.hold('campaign/c1/1', 30, [{ pool: run, room: null }, account(null)])).held).toBe(true);
+    expect(await worker.heldOrTaken('campaign/c1/1', pools)).toBe('held');
+    await studio.release('campaign/c1/1', pools);
+    expect(await worker.heldOrTaken('campaign/c1/1', pools)).toBeNull();
+    const dead = new RedisBudget(client(), p, 300);
+    expect((await dead.hold('campaign/c1/2', 30, [{ pool: run, room: null }, account(null)])).held).toBe(true);
+    // SIGKILLed: it renews nothing from here on.
+    (dead as unknown as { held: Map<string, unknown> }).held.clear();
+    await dead.release('none', []);
+    expect(await worker.heldOrTaken('campaign/c1/2', pools)).toBe('held');
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect(await worker.heldOrTaken('campaign/c1/2', pools)).toBe('taken');
+    // Taken over, it counts on the account in the worker's name: 30 of a room of 40 stay held.
+    expect(await other.hold('o1', 30, [account(40)])).toMatchObject({ held: false, free: 10 });
+    await worker.release('campaign/c1/2', pools);
+    expect((await other.hold('o1', 30, [account(40)])).held).toBe(true);
+  });
+});
+
+describe("a held row Redis lost (restarted without its data, or dropped as a lapsed holder's)", () => {
+  it('stands again once its living holder renews its life', async () => {
+    const p = prefix();
+    const redis = client();
+    const studio = new RedisBudget(redis, p, 300);
+    const worker = new RedisBudget(client(), p, 300);
+    expect((await studio.hold('campaign/c1/1', 30, [{ pool: 'run:campaign/c1', room: null }])).held).toBe(true);
+    for (const key of await redis.keys(`${p}:budget:*`)) await redis.del(key);
+    expect(await worker.heldOrTaken('campaign/c1/1', ['run:campaign/c1'])).toBeNull();
+    await vi.waitFor(async () => expect(await worker.heldOrTaken('campaign/c1/1', ['run:campaign/c1'])).toBe('held'), {
+      timeout: 5_000,
+      interval: 20,
+    });
+    await studio.release('campaign/c1/1', ['run:campaign/c1']);
+    expect(await worker.heldOrTaken('campaign/c1/1', ['run:campaign/c1'])).toBeNull();
   });
 });
 

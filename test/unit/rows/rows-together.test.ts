@@ -11,10 +11,11 @@ import { SpendingPolicy } from '@common/jobs/cost-model';
 import { CampaignRows } from '../../../electron/services/campaign/campaign-rows';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { SpendingGate } from '../../../electron/services/jobs/spending-gate';
+import type { SubmitOptions } from '../../../electron/services/jobs/engine-types';
 import { RowEngine, type RowEngineDeps } from '../../../electron/services/rows/engine/row-engine';
 import { type CreateIntents, RedisCreateIntents } from '../../../electron/services/rows/queue/create-intents';
 import { RowFlight } from '../../../electron/services/rows/engine/row-flight';
-import { rowUnderWay } from '../../../electron/services/rows/engine/row-kind';
+import { rowUnderWay, type RowStepPrice } from '../../../electron/services/rows/engine/row-kind';
 import { BatchRows } from '../../../electron/services/voices/batch-rows';
 import { loadTemplate } from '../campaign/template-fixture';
 import { rowEngineCases } from './row-engine-cases';
@@ -27,8 +28,8 @@ const JOB_MS = 1_500;
 const PRICES: Record<string, number> = { tts: 2, 'avatar-video': 10 };
 
 /**
- * One connection's service as the row engine sees it: each create passes the real spending gate (the
- * day's limit, counting creates on their way at their price), is counted as a request, and ends after
+ * One connection's service as the row engine sees it: each create passes the real spending gate (a held
+ * row's create counted on its way at its price), is counted as a request, and ends after
  * JOB_MS with one poll (a request too) and its price charged; the end goes to the engine as the reactor
  * would bring it.
  */
@@ -52,13 +53,23 @@ class OneConnection {
     return this.records as unknown as JobView[];
   }
 
+  /** The gate the row engine holds rows' prices on (the job engine's, as in the studio). */
+  get spending(): SpendingGate {
+    return this.gate;
+  }
+
+  /** Each step at its price, as the job engine says it. */
+  async expectedCredits(step: RowStepPrice): Promise<number> {
+    return PRICES[step.kind] ?? 1;
+  }
+
   /** Creates the account pays for before it runs out of credits; null: it never does. */
   creditsFor: number | null = null;
   /** When each create refused for want of credits came. */
   readonly refusals: number[] = [];
 
-  async submit(submission: JobSubmission): Promise<SubmitResult> {
-    const pass = await this.gate.admit(submission, { id: 'c1', name: 'Sandbox' });
+  async submit(submission: JobSubmission, options: SubmitOptions = {}): Promise<SubmitResult> {
+    const pass = await this.gate.admit(submission, { id: 'c1', name: 'Sandbox' }, options.rowHeld);
     this.requests.push(Date.now());
     if (this.creditsFor !== null && this.records.length >= this.creditsFor) {
       pass.ticket.release();

@@ -5,7 +5,6 @@
 // reads no job list at all.
 import { describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
-import { InProcessBudget, reserveOn, runCap } from '../../../electron/services/jobs/budget';
 import type { RowJobs } from '../../../electron/services/rows/engine/row-kind';
 import { RunSpending, type RunJobs } from '../../../electron/services/rows/money/run-spending';
 import { completedJob } from '../downloads/job-fixture';
@@ -101,22 +100,6 @@ describe("a run's spending, counted as its jobs change", () => {
     // Counted once, then kept: the afresh one listed the run at every question.
     expect(kept.listed()).toBe(1);
     expect(fresh.listed()).toBe(2_000);
-  });
-
-  it('refuses a create at the cap that a charge recorded since the last check would push past it', async () => {
-    const { spending, change } = engine(true);
-    const budget = new InProcessBudget();
-    const cap = runCap(KEY, 10, () => spending.spent(KEY));
-    change(job('a', 'b1', 0, 0, { chargedCredits: 4 }));
-    const hold = await reserveOn(budget, cap, 5);
-    // On its way it counts in the budget; answered, it counts by its job, and the budget gives it back.
-    await expect(reserveOn(budget, cap, 2)).rejects.toThrow('would pass the cap of 10 credits');
-    await hold(null);
-    // The first job's charge was corrected upward after the check: the next create no longer fits.
-    change(job('a', 'b1', 0, 0, { chargedCredits: 7 }));
-    expect(spending.spent(KEY)).toBe(7);
-    await expect(reserveOn(budget, cap, 5)).rejects.toMatchObject({ code: 'run-cap' });
-    expect(await budget.spent(cap.key)).toBe(0);
   });
 
   it('lets go of a run that stopped at the next change, and counts it again when asked', () => {

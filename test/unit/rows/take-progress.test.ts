@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { JobView } from '@common/bridge/jobs';
 import type { RowBase, RunBase } from '../../../electron/services/rows/engine/row-kind';
 import { RowTakes, takeJobId, type RowTake } from '../../../electron/services/rows/queue/row-takes';
+import { holdRow } from './held-row';
 import { RowWorker, type RowMaker } from '../../../electron/services/rows/queue/row-worker';
 import { RunShelf } from '../../../electron/services/rows/queue/run-shelf';
 import { redisClients, redisPerFile } from '../../redis-per-file';
@@ -66,6 +67,7 @@ describe("a take's progress at the queue", () => {
         new RowWorker({ url: redis().url, prefix: space, makers: [maker], id: `w${n + 1}`, stallMs: 1_000 }),
     );
     try {
+      await holdRow(client(), space, 'campaign', 'c1', 0);
       await studio.hand({ kind: 'campaign', runId: 'c1', row: handed });
       workers[0].start();
       // The step reached is in the job itself, not only in the worker's memory.

@@ -4,6 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { runAccount } from '../../../electron/services/client/account-proof';
 import { RowTakes } from '../../../electron/services/rows/queue/row-takes';
+import { holdRow } from './held-row';
 import type { RowBase, RunBase } from '../../../electron/services/rows/engine/row-kind';
 import { RowWorker, type RowMaker } from '../../../electron/services/rows/queue/row-worker';
 import { RunShelf } from '../../../electron/services/rows/queue/run-shelf';
@@ -38,6 +39,7 @@ describe("a run's account", () => {
     const run = { id: 'c1', createdAt: 0, state: 'running', rows: [], account } as RunBase<RowBase>;
     await shelf.putRun('campaign', run);
     const takes = new RowTakes({ url: redis().url, prefix: space });
+    await holdRow(client(), space, 'campaign', 'c1', 0);
     await takes.hand({ kind: 'campaign', runId: 'c1', row: { row: 0, state: 'voiceover', take: 0, problems: [] } });
     await takes.closeWithin(0);
     return { shelf, space };

@@ -9,6 +9,7 @@ import type { RowBase, RunBase } from '../../../electron/services/rows/engine/ro
 import type { RowTake } from '../../../electron/services/rows/queue/row-takes';
 import { RowWorker, type RowMaker } from '../../../electron/services/rows/queue/row-worker';
 import { RunShelf, type RowReport } from '../../../electron/services/rows/queue/run-shelf';
+import { holdRow } from './held-row';
 import { redisClients, redisPerFile } from '../../redis-per-file';
 
 const redis = redisPerFile();
@@ -34,6 +35,7 @@ describe('a row delivered again to the worker that is making it', () => {
         return { outcome: 'ended', record: { ...row, state: 'done' } };
       },
     };
+    await holdRow(client(), space, 'campaign', 'c1', 0);
     const worker = new RowWorker({ url: redis().url, prefix: space, makers: [maker] });
     const deliver = (take: RowTake) =>
       (worker as unknown as { takeOnce(t: RowTake): Promise<RowReport> }).takeOnce(take);

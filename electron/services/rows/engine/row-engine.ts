@@ -1,6 +1,5 @@
 import type { JobRecord, JobView } from '../../../common/bridge/jobs';
 import type { RunBalance } from '../../../common/jobs/run-balance';
-import { StudioError } from '../../host/errors';
 import { RunBalanceWatch } from '../../jobs/run-balance';
 import { RowPacers, type RowPacer } from '../rate/row-pacer';
 import { InProcessRowQueue, type RowTask } from './row-queue';
@@ -312,11 +311,6 @@ export class RowEngine {
         if (!after || after.state === row.state || after.take !== row.take || !rowUnderWay(after)) return;
       }
     } catch (error) {
-      if (error instanceof StudioError && error.code === 'spending-limit') {
-        // The day's limit: every run on the connection waits (this row keeps its step) until resumed.
-        await this.stops.pauseConnection(task, 'daily-limit', error.message);
-        return;
-      }
       this.deps.log?.warn('a row could not go on', {
         kind: task.kind,
         run: task.runId,

@@ -41,8 +41,6 @@ export interface RunBase<Row extends RowBase> {
   maxCredits?: number | null;
   /** The queue its rows are made on (a Redis address, shown without its password); absent: this computer. */
   queue?: string | null;
-  /** The day's spending limit every worker of a queued run shares (the starting studio's, for its connection). */
-  dayLimit?: number | null;
   /** On a worker: the queued run this one-row run is a row of. */
   partOf?: string;
   /** A queued run's service and account (no secret): a worker makes its rows only when it serves the same. */

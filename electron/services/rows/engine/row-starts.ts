@@ -3,7 +3,7 @@ import type { RowTask } from './row-queue';
 import type { RunMemory } from './run-memory';
 import type { RunStops } from './run-stops';
 import { RowBudget } from '../money/row-budget';
-import { RowHolds, type RowPlace, type RowRefusal } from '../../jobs/row-holds';
+import { RowHolds, rowName, runName, type RowPlace, type RowRefusal } from '../../jobs/row-holds';
 import { RowFlight } from './row-flight';
 import {
   ROW_ENDED,
@@ -150,7 +150,7 @@ export class RowStarts {
 
   /** A row's step ended: a row no longer under way lets its reservation go (counted as spent unless it went back to waiting). */
   after(task: RowTask): void {
-    const key = `${task.kind}/${task.runId}/${task.row}`;
+    const key = rowName(task.kind, task.runId, task.row);
     if (!this.holds.holds(key)) return;
     const row = this.deps.memory.inMemory(task.kind, task.runId)?.rows.find((r) => r.row === task.row);
     const connection = this.deps.connections.get(`${task.kind}/${task.runId}`);
@@ -229,6 +229,6 @@ export class RowStarts {
   }
 }
 
-const runKey = (kind: AnyKind, run: Pick<AnyRun, 'id'>) => `${kind.name}/${run.id}`;
+const runKey = (kind: AnyKind, run: Pick<AnyRun, 'id'>) => runName(kind.name, run.id);
 const rowKey = (kind: AnyKind, run: Pick<AnyRun, 'id'>, row: Pick<RowBase, 'row'>) =>
-  `${kind.name}/${run.id}/${row.row}`;
+  rowName(kind.name, run.id, row.row);

@@ -2,8 +2,6 @@ import type { JobSubmission, JobView, SubmitResult } from '../../../common/bridg
 import type { SubmitOptions } from '../../jobs/engine-types';
 import type { RunPause, RunPauseReason } from '../../../common/jobs/run-pause';
 import type { Logger } from '../../host/types';
-import { StudioError } from '../../host/errors';
-import { RUN_CAP, type RunBounds } from '../../jobs/budget';
 import { refusedForBalance, type RowBase, type RowJobs, type RowKind, type RunBase } from './row-kind';
 import type { RowTask } from './row-queue';
 import type { RunMemory } from './run-memory';
@@ -21,11 +19,11 @@ export interface RunStopsDeps {
 }
 
 /**
- * Where the account stops a run: a create refused for want of credits (1006, 1104) or past the day's
- * limit stops every run on its connection; a create past a run's own cap stops that run. The spending
- * gate alone decides the limit and the cap, on the bounds each create carries from here. Each is a
- * pause with its reason and what is left, never a failed row: the row keeps its step and sends it again
- * on resume (the service made nothing).
+ * Where the account stops a run: a create refused for want of credits (1006, 1104), or a row the spending
+ * gate's row hold refused (the balance, the day's limit: every run on its connection; the run's cap: that
+ * run). Each is a pause with its reason and what is left, never a failed row: the row keeps its step and
+ * sends it again on resume (the service made nothing). A row's creates go on the strength of its hold
+ * (`rowHeld`): nothing here checks money per create.
  */
 export class RunStops {
   readonly spending: RunSpending;
@@ -46,8 +44,7 @@ export class RunStops {
   }
 
   /**
-   * Sends one create with its run's bounds; null when it was held (the cap), refused for credits, or a
-   * duplicate. `submit` is the engine's way of sending it once (its intent first, where shared).
+   * Sends one create of a held row; null when it was refused for credits, or a duplicate. `submit` is the engine's way of sending it once (its intent first, where shared).
    */
   async send(
     task: RowTask,
@@ -66,9 +63,8 @@ export class RunStops {
     fates.add(fate);
     // Asked as the request leaves: going, its fate is known; held back, it is once the row is put back.
     const stillGoes = () => (this.stillRunning(task) ? (decide(), true) : false);
-    const bounds = this.bounds(task);
     try {
-      return await this.sendWithin(task, submission, (s) => submit(s, { stillGoes, bounds }));
+      return await this.sendWithin(task, submission, (s) => submit(s, { stillGoes, rowHeld: true }));
     } finally {
       decide();
     }
@@ -85,15 +81,7 @@ export class RunStops {
     submission: JobSubmission,
     submit: (submission: JobSubmission) => Promise<SubmitResult | { status: 'outcome-unknown' }>,
   ): Promise<JobView | null> {
-    let result: SubmitResult | { status: 'outcome-unknown' };
-    try {
-      result = await submit(submission);
-    } catch (error) {
-      // Past the run's cap: the run pauses for it, the row keeping its step (nothing was sent).
-      if (!(error instanceof StudioError && error.code === RUN_CAP)) throw error;
-      await this.pauseRun(task.kind, task.runId, 'cap', error.message);
-      return null;
-    }
+    const result = await submit(submission);
     if (result.status !== 'submitted') return null;
     if (refusedForBalance(result.job)) {
       await this.pauseConnection(task, 'balance', result.job.error?.explanation ?? 'The account is out of credits.');
@@ -156,24 +144,6 @@ export class RunStops {
     // All of them in memory at once (each pauseRun changes its run before it awaits), then written: no
     // run on the connection may create in the time another's record takes to reach the disk.
     await Promise.all([own, ...keys].map((key) => this.pauseRun(...splitKey(key), reason, message)));
-  }
-
-  /**
-   * The run's bounds on money, for the spending gate: its cap, counted on its jobs in the ledger beside
-   * its creates on their way; a worker's row of a queued run holds that run's cap, one count for every
-   * worker (a row alone has no ledger of the run); and a queued run's day's limit.
-   */
-  private bounds(task: RowTask): RunBounds {
-    const run = this.deps.memory.inMemory(task.kind, task.runId);
-    const limit = run?.maxCredits;
-    const key = `${task.kind}/${task.runId}`;
-    const cap =
-      limit === null || limit === undefined
-        ? null
-        : run?.partOf
-          ? { run: `${task.kind}/${run.partOf}`, limit }
-          : { run: key, limit, spent: () => this.spending.spent(key) };
-    return { dayLimit: run?.dayLimit, cap };
   }
 
   /** The run's jobs in the ledger (every take). */

@@ -4,22 +4,9 @@ import {
   BUDGET_UNITS as UNITS,
   toBudgetUnits as toUnits,
   type Budget,
-  type Reservation,
   type RowBound,
   type RowHoldAnswer,
 } from '../../jobs/budget';
-
-// Check and add in one Lua script: Redis runs it whole, so no other worker's reserve comes between.
-const RESERVE = `
-local spent = tonumber(redis.call('GET', KEYS[1]) or '0')
-local add = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2]) - tonumber(ARGV[5])
-local unknown = ARGV[3] == '1'
-if (unknown and spent >= limit) or (not unknown and spent + add > limit) then return {0, spent} end
-spent = redis.call('INCRBY', KEYS[1], add)
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return {1, spent}
-`;
 
 // Holds a row on every pool (KEYS: one hash each, row -> "units holder"; units -1: a price nobody can say)
 // if each bound has room beside the rows held there, checked and held in one script. A row of a holder
@@ -69,6 +56,24 @@ redis.call('SET', ARGV[2] .. me, '1', 'PX', ARGV[3])
 return {1}
 `;
 
+// Whether a row is held in its run's pool (KEYS[1]), and by whom. Held by a living holder: {1}. Held by a
+// holder whose life lapsed (a studio gone with the row handed over): the row is taken over, written in
+// every pool (KEYS) in this holder's name (ARGV: row, holder, life key prefix, life, pool keep): {2}. Not
+// held (never, or let go): {0}.
+const HELD = `
+local held = redis.call('HGET', KEYS[1], ARGV[1])
+if not held then return 0 end
+local at = string.find(held, ' ', 1, true)
+local holder = string.sub(held, at + 1)
+if holder == ARGV[2] or redis.call('EXISTS', ARGV[3] .. holder) == 1 then return 1 end
+for k = 1, #KEYS do
+  redis.call('HSET', KEYS[k], ARGV[1], string.sub(held, 1, at) .. ARGV[2])
+  redis.call('PEXPIRE', KEYS[k], ARGV[5])
+end
+redis.call('SET', ARGV[3] .. ARGV[2], '1', 'PX', ARGV[4])
+return 2
+`;
+
 /**
  * How long a holder's rows outlive its last sign of life: a studio SIGKILLed with rows held frees them
  * within it. A live one renews its life every third of it while it holds any row.
@@ -77,20 +82,18 @@ const LIFE_MS = 30_000;
 
 const unitsOf = (credits: number | null): string => (credits === null ? '-1' : String(toUnits(credits)));
 
-/**
- * How long a counter outlives its last use: a day's outlives every time zone's version of that day, and
- * a queued run's cap a pause of a week.
- */
+/** How long a pool outlives its last hold: a queued run paused for a week keeps its rows' pools. */
 const KEEP_MS = 7 * 24 * 3_600_000;
 
 /**
- * The budget in Redis, shared by every worker of the queue (jobs/budget.ts says what it keeps). Its keys
- * name a day or a run, never a secret.
+ * The budget in Redis, shared by every studio and worker of the queue (jobs/budget.ts says what it keeps).
+ * Its keys name an account (by its proof) or a run, never a secret.
  */
 export class RedisBudget implements Budget {
   /** This budget's rows are held in its name: one per process, so each process's rows lapse with it. */
   private readonly holder = randomUUID();
-  private readonly held = new Set<string>();
+  /** The rows this process holds, each with its price (units) and pools: written again as its life is renewed. */
+  private readonly held = new Map<string, { units: string; pools: readonly string[] }>();
   private renewing: ReturnType<typeof setInterval> | null = null;
 
   constructor(
@@ -98,32 +101,6 @@ export class RedisBudget implements Budget {
     private readonly prefix = 'studio',
     private readonly lifeMs = LIFE_MS,
   ) {}
-
-  async reserve(key: string, credits: number | null, limit: number, base = 0): Promise<Reservation> {
-    const [admitted, spent] = (await this.redis.eval(
-      RESERVE,
-      1,
-      this.key(key),
-      String(toUnits(credits ?? 0)),
-      String(toUnits(limit)),
-      credits === null ? '1' : '0',
-      String(KEEP_MS),
-      String(toUnits(base)),
-    )) as [number, number];
-    return { admitted: admitted === 1, spent: spent / UNITS };
-  }
-
-  async add(key: string, credits: number): Promise<number> {
-    const at = this.key(key);
-    const [[, total]] = (await this.redis.multi().incrby(at, toUnits(credits)).pexpire(at, KEEP_MS).exec()) as [
-      [unknown, number],
-    ];
-    return total / UNITS;
-  }
-
-  async spent(key: string): Promise<number> {
-    return Number((await this.redis.get(this.key(key))) ?? '0') / UNITS;
-  }
 
   async hold(row: string, credits: number | null, bounds: readonly RowBound[]): Promise<RowHoldAnswer> {
     const pools = [...new Set(bounds.map((b) => b.pool))];
@@ -144,7 +121,7 @@ export class RedisBudget implements Budget {
       String(bounds.length),
       ...each,
     )) as number[];
-    if (answer[0] === 1) return (this.hasHeld(row), { held: true });
+    if (answer[0] === 1) return (this.hasHeld(row, unitsOf(credits), pools), { held: true });
     const [, bound, free, beside, bounded] = answer;
     return { held: false, bound, free: bounded === 1 ? free / UNITS : null, beside };
   }
@@ -154,7 +131,7 @@ export class RedisBudget implements Budget {
     for (const pool of pools)
       write.hset(this.pool(pool), row, `${unitsOf(credits)} ${this.holder}`).pexpire(this.pool(pool), KEEP_MS);
     await write.set(this.lives() + this.holder, '1', 'PX', this.lifeMs).exec();
-    this.hasHeld(row);
+    this.hasHeld(row, unitsOf(credits), pools);
   }
 
   async release(row: string, pools: readonly string[]): Promise<void> {
@@ -168,12 +145,46 @@ export class RedisBudget implements Budget {
     await write.exec();
   }
 
-  /** A row held: the holder's life is renewed while it holds any. */
-  private hasHeld(row: string): void {
-    this.held.add(row);
+  /**
+   * Whether a row is held in its run's pool (`pools[0]`; the others are its other pools): a worker makes
+   * a queued row only on the strength of the hold its studio took. A hold whose holder died (the studio
+   * gone, the row already handed over) is taken over in this holder's name, so the row still counts in
+   * every pool while it is made ('taken': release it once made); a row never held or let go is not.
+   */
+  async heldOrTaken(row: string, pools: readonly string[]): Promise<'held' | 'taken' | null> {
+    const answer = (await this.redis.eval(
+      HELD,
+      pools.length,
+      ...pools.map((pool) => this.pool(pool)),
+      row,
+      this.holder,
+      this.lives(),
+      String(this.lifeMs),
+      String(KEEP_MS),
+    )) as number;
+    if (answer === 0) return null;
+    if (answer === 1) return 'held';
+    const units = (await this.redis.hget(this.pool(pools[0]), row))?.split(' ')[0] ?? '0';
+    this.hasHeld(row, units, pools);
+    return 'taken';
+  }
+
+  /**
+   * A row held: the holder's life is renewed while it holds any, and its rows written again with it, so
+   * rows dropped while Redis was away past their life (its data lost, or another holder's hold found the
+   * life lapsed) stand again for the workers that read them.
+   */
+  private hasHeld(row: string, units: string, pools: readonly string[]): void {
+    this.held.set(row, { units, pools });
     if (this.renewing) return;
     this.renewing = setInterval(() => {
-      this.redis.set(this.lives() + this.holder, '1', 'PX', this.lifeMs).catch(() => undefined);
+      const write = this.redis.multi();
+      for (const [each, { units: price, pools: where }] of this.held)
+        for (const pool of where) write.hset(this.pool(pool), each, `${price} ${this.holder}`);
+      write
+        .set(this.lives() + this.holder, '1', 'PX', this.lifeMs)
+        .exec()
+        .catch(() => undefined);
     }, this.lifeMs / 3);
     this.renewing.unref?.();
   }

@@ -52,11 +52,11 @@ export class RowBudget {
   /** Holds a row's whole price when the balance, the day's limit and the run's cap all have room for it beside the rows held. */
   reserve(place: RowPlace, credits: number | null, looks: BudgetLooks): Promise<RowHoldOutcome> {
     const left = (gauge: Gauge) => (gauge.room === null ? null : gauge.room - gauge.since);
-    // A price nobody can say is held to the balance alone (some of it left): what it costs only the balance says.
+    // A price nobody can say goes while some of each room is left: the hold is its creates' only check.
     return this.holds.hold(place, credits, () => ({
       balance: left(this.gauge(`balance:${place.connection}`)),
-      day: credits === null ? null : left(this.look(`day:${place.connection}`, looks.dayRoom)),
-      cap: credits === null ? null : left(this.look(`cap:${place.run}`, looks.capRoom)),
+      day: left(this.look(`day:${place.connection}`, looks.dayRoom)),
+      cap: left(this.look(`cap:${place.run}`, looks.capRoom)),
     }));
   }
 
@@ -68,10 +68,13 @@ export class RowBudget {
     const held = this.holds.release(row);
     if (!held || !spent) return;
     const { connection, run } = held.place;
-    // What a row of unknown price cost only the balance can say: no row starts before it is read again.
-    const balance = this.gauges.get(`balance:${connection}`);
-    if (held.credits === null && balance) balance.looked = false;
-    if (held.credits === null) return;
+    if (held.credits === null) {
+      // What a row of unknown price cost only the balance and the ledger say: no row starts before they
+      // are looked at again (its hold was its creates' only check against the day's limit and the cap).
+      const balance = this.gauges.get(`balance:${connection}`);
+      if (balance) balance.looked = false;
+      return this.relook(connection, run);
+    }
     for (const key of [`balance:${connection}`, `day:${connection}`, `cap:${run}`]) {
       const gauge = this.gauges.get(key);
       if (gauge) gauge.since += held.credits;

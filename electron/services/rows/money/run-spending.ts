@@ -18,8 +18,8 @@ export interface RunJobs {
 }
 
 /**
- * What each run's jobs have cost so far, the records' side of the run's cap (the spending gate's budget
- * holds the creates on their way), and what a paused run's rows left would cost. A job counts at its
+ * What each run's jobs have cost so far (the room a row hold finds under the run's cap is its cap less
+ * this), and what a paused run's rows left would cost. A job counts at its
  * charge, else at its published figure; a create the service refused costs nothing. A run's jobs are
  * counted once and kept counted as the engine changes them (RunTally), so a check does not grow with
  * the run; with an engine that says nothing of its changes, they are counted afresh at each check.

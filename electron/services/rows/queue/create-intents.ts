@@ -64,10 +64,9 @@ export const NOT_SENT = new Error('stopped before the create was sent');
  * What may still stop a create: `mayGo`, asked once its intent is written, false when the engine or its run
  * stopped meanwhile (a pause by the account, a cancel); and `stillGoes`, asked by the transport with nothing
  * awaited between it and the request (mayGo is asked before the ledger write and the limiter's turn, a
- * pause may land between). `bounds`, the run's cap and a queued run's day's limit, go on to the spending
- * gate with the create.
+ * pause may land between). `rowHeld` goes on to the spending gate with the create.
  */
-export interface SendStops extends Pick<SubmitOptions, 'stillGoes' | 'bounds'> {
+export interface SendStops extends Pick<SubmitOptions, 'stillGoes' | 'rowHeld'> {
   mayGo?: () => Promise<boolean>;
   /** Told when `stillGoes` held the create back: puts the row where a row stopped before its create goes. */
   heldBack?: () => Promise<unknown>;
@@ -86,12 +85,12 @@ export async function sendOnce<Row extends { state: string; problems: string[] }
   key: IntentKey,
   submission: JobSubmission,
   set: (change: (row: Row) => Row) => Promise<void>,
-  { mayGo, stillGoes, bounds, heldBack }: SendStops = {},
+  { mayGo, stillGoes, rowHeld, heldBack }: SendStops = {},
 ): Promise<SubmitResult | { status: 'outcome-unknown' }> {
   const { jobs, intents } = deps;
   // Held back at the last moment: nothing was sent, and the row is put back (`heldBack`).
   const submit = () =>
-    jobs.submit(submission, { stillGoes, bounds }).catch(async (error: unknown) => {
+    jobs.submit(submission, { stillGoes, rowHeld }).catch(async (error: unknown) => {
       if (!(error instanceof CreateHeldBack)) throw error;
       await heldBack?.();
       throw NOT_SENT;

@@ -7,6 +7,9 @@ import type { RowBase, RunBase } from '../engine/row-kind';
 import { storageMismatch, type RunAccount } from '../../client/account-proof';
 import { RunShelf, type RowReport } from './run-shelf';
 import { withinMs } from '../engine/within';
+import { RedisBudget } from '../money/redis-budget';
+import { accountPool, rowName, runName, runPool } from '../../jobs/row-holds';
+import { ACCOUNT_WIDE } from '../../jobs/account-creates';
 
 export type QueuedRun = Omit<RunBase<RowBase>, 'rows'>;
 
@@ -72,6 +75,8 @@ export class RowWorker {
   private readonly takes: RowTakes;
   private readonly redis: Redis;
   private readonly shelf: RunShelf;
+  /** Where the studio that queued a row holds its whole price: a row is made only while held there. */
+  private readonly budget: RedisBudget;
   private readonly makers: Map<string, RowMaker>;
   private readonly runs = new Map<string, Promise<QueuedRun | null>>();
   /** Runs this worker refuses, by `kind/runId`, and why: said once in its log, and in its facts for the run's page. */
@@ -102,6 +107,7 @@ export class RowWorker {
     this.redis = new Redis(this.takes.target.options);
     this.redis.on('error', () => undefined);
     this.shelf = new RunShelf(this.redis, options.prefix);
+    this.budget = new RedisBudget(this.redis, options.prefix);
   }
 
   /** Where the worker listens, shown without the password. */
@@ -157,6 +163,10 @@ export class RowWorker {
     // Given back unmade, to the queue rather than to the studio: the run waits, on the queue, for a
     // worker of its own account, and this worker holds no place of its own meanwhile.
     if ((await this.refusal(kind, runId, run)) !== null) throw new GiveBack(this.options.refusedHoldMs ?? 3_000);
+    // Its creates go on the strength of its studio's hold on the row's whole price (they check no money
+    // here): a row whose hold was let go (its run paused) waits on the queue until held again.
+    const hold = await this.hold(kind, runId, row);
+    if (hold === null) throw new GiveBack(this.options.refusedHoldMs ?? 3_000);
     if (!maker)
       return report({
         outcome: 'ended',
@@ -176,6 +186,8 @@ export class RowWorker {
     } finally {
       this.running -= 1;
       void this.tell();
+      // A hold taken over from a studio gone goes once the row is made (its report carries the charges).
+      if (hold.taken) void this.budget.release(hold.row, hold.pools).catch(() => undefined);
     }
   }
 
@@ -238,6 +250,23 @@ export class RowWorker {
       void this.tell();
     }
     return problem;
+  }
+
+  /**
+   * The row's hold on the queue's Redis: its studio's, or taken over from a studio gone (then this
+   * worker's until the row is made); null: none (never held, let go, or unreadable). Its pools are the
+   * run's and the account's, named as the studio names them (the account by its proof, no secret).
+   */
+  private async hold(
+    kind: string,
+    runId: string,
+    row: RowBase,
+  ): Promise<{ row: string; pools: string[]; taken: boolean } | null> {
+    const name = rowName(kind, runId, row.row);
+    const proof = (await this.options.account?.(ACCOUNT_WIDE).catch(() => null))?.proof;
+    const pools = [runPool(runName(kind, runId)), ...(proof ? [accountPool(proof)] : [])];
+    const held = await this.budget.heldOrTaken(name, pools).catch(() => null);
+    return held === null ? null : { row: name, pools, taken: held === 'taken' };
   }
 
   /** Asked once per service: the worker's storage does not change while it runs. */
