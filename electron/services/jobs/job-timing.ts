@@ -53,6 +53,18 @@ export interface JobTimingOptions {
  */
 const LATEST_GROWTH_WORTH_A_REHINT = 1.1;
 
+/**
+ * While turns are scarce a job is polled once, when nearly every job of its kind has ended: the share
+ * of jobs still running at that poll is steered towards this (each costs a second poll, a create's turn).
+ */
+const SCARCE_LATE_SHARE = 0.05;
+/**
+ * How far a whole cohort's outcomes may move the scarce wake, in log terms: each outcome moves it by
+ * this over the cohort's size, since the jobs already asleep on the old wake report before any woken
+ * on the new one can (a step in lengths must not be answered once per job in flight).
+ */
+const SCARCE_WAKE_GAIN = 1;
+
 function mayComeSooner(
   before: Prediction | undefined,
   after: Prediction | undefined,
@@ -89,6 +101,14 @@ export class JobTiming implements PollingStrategy {
   private readonly cohorts = new Map<string, Set<string>>();
   /** Each kind's `latest` when its cohort was last rehinted (see mayComeSooner). */
   private readonly latestAtRehint = new Map<string, number>();
+  /**
+   * Each kind's wake while turns are scarce, after its start. Not a percentile of the samples: at that
+   * wake only the jobs still running give narrow intervals, so samples from it would only ever say
+   * "later" (and each carries its poll's wait for a turn). It is steered by what the one poll found.
+   */
+  private readonly scarceWake = new Map<string, number>();
+  /** Jobs asleep until a scarce wake, with the time they were to wake at. */
+  private readonly wokeScarce = new Map<string, number>();
   private readonly keep: number;
   private readonly minSamples: number;
   private readonly scouts: number;
@@ -127,8 +147,12 @@ export class JobTiming implements PollingStrategy {
     cohort?.delete(job.id);
     if (cohort?.size === 0) this.cohorts.delete(key);
     const before = this.predict(key);
-    if (learn && job.finishedAt !== null && job.activeSeenAt != null)
-      this.learn(key, job.activeSeenAt - startOf(job), job.finishedAt - startOf(job), slept);
+    const wake = this.wokeScarce.get(job.id);
+    this.wokeScarce.delete(job.id);
+    if (learn && job.finishedAt !== null && job.activeSeenAt != null) {
+      if (wake === undefined) this.learn(key, job.activeSeenAt - startOf(job), job.finishedAt - startOf(job), slept);
+      else this.steerScarceWake(key, job.activeSeenAt >= wake, (cohort?.size ?? 0) + 1);
+    }
     const after = this.predict(key);
     if (!cohort || !(wasScout || mayComeSooner(before, after, this.latestAtRehint.get(key) ?? 0))) return [];
     if (after) this.latestAtRehint.set(key, after.latest);
@@ -150,9 +174,11 @@ export class JobTiming implements PollingStrategy {
     if (predicted) {
       // With turns to spare a job is seen soon after it ends. With none, a poll that finds it unfinished
       // takes a turn a create needed: it waits until nearly every job of its kind has ended.
-      const wakeAt = startOf(job) + (turnsScarce ? predicted.nearlyAll : predicted.earliest);
+      const wakeAt = startOf(job) + (turnsScarce ? this.scarceWakeOf(key, predicted) : predicted.earliest);
       const lateAt = startOf(job) + predicted.latest + Math.max(2 * predicted.stepMs, predicted.latest / 4);
       if (now < wakeAt) {
+        if (turnsScarce) this.wokeScarce.set(job.id, wakeAt);
+        else this.wokeScarce.delete(job.id);
         if (!cohort || cohort.size < this.cohortSize) this.sleptAlone.add(job.id);
         return { at: wakeAt, stepMs: predicted.stepMs, growth: LATE_STEP_GROWTH };
       }
@@ -167,6 +193,24 @@ export class JobTiming implements PollingStrategy {
   expected(job: Timed): { latest: number } | undefined {
     const predicted = this.predict(this.keys.get(job.id) ?? this.keyOf(job));
     return predicted && { latest: predicted.latest };
+  }
+
+  private scarceWakeOf(key: string, predicted: Prediction): number {
+    const wake = this.scarceWake.get(key) ?? predicted.nearlyAll;
+    this.scarceWake.set(key, wake);
+    return wake;
+  }
+
+  /**
+   * One job's poll at the scarce wake found it still running (late) or done. Late ones push the wake
+   * later and done ones earlier, weighted so it rests where SCARCE_LATE_SHARE of jobs are late: a
+   * quantile followed from outcomes alone, which also comes down when the service gets faster again.
+   */
+  private steerScarceWake(key: string, late: boolean, cohortSize: number): void {
+    const wake = this.scarceWake.get(key);
+    if (wake === undefined) return;
+    const push = late ? 1 - SCARCE_LATE_SHARE : -SCARCE_LATE_SHARE;
+    this.scarceWake.set(key, wake * Math.exp((SCARCE_WAKE_GAIN * push) / cohortSize));
   }
 
   private isScout(cohort: Set<string>, id: string): boolean {
