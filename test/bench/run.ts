@@ -39,13 +39,17 @@ for (const [index, file] of files.entries()) {
   }
   console.log(`\n=== ${file}`);
   try {
-    const mod = (await import(pathToFileURL(join(dir, file)).href)) as { run?: () => Promise<void> };
+    const mod = (await import(pathToFileURL(join(dir, file)).href)) as {
+      run?: () => Promise<void>;
+      /** The doc block a run's figures go in, when its settings make it another measurement. */
+      figuresName?: () => string;
+    };
     const run = mod.run;
     if (typeof run !== 'function') throw new Error(`${file} exports no run()`);
     const startedAt = new Date();
     const machine = describeMachine();
     const lines = await capturingLog(run);
-    const bench = file.replace(/\.bench\.ts$/, '');
+    const bench = mod.figuresName?.() ?? file.replace(/\.bench\.ts$/, '');
     writeFileSync(docPath, withFigures(readFileSync(docPath, 'utf8'), bench, figuresBlock(lines, startedAt, machine)));
   } catch (error) {
     failures += 1;

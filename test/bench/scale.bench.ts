@@ -6,7 +6,7 @@
 // allows for the requests made (the bound, from the same run), requests per row, 1005 answers, rows lost
 // and rows created twice (the sandbox's own records), and the workers' RSS and Redis's memory per row
 // when the rows ended first pass 1,000 (a tenth of a smaller run) and at the end.
-// SCALE_WORKERS=1,2 picks the worker counts; SCALE_CONCURRENCY=N gives each worker --concurrency N;
+// SCALE_WORKERS=1,2 picks the worker counts; SCALE_RATE=N raises the sandbox's rate (the bound follows it); SCALE_CONCURRENCY=N gives each worker --concurrency N;
 // SCALE_PROFILE=DIR writes each studio process's CPU profile there.
 // Callbacks instead of polling (issue 69): SCALE_CALLBACKS=on|off|both runs each worker count with each
 // worker given --callback-url (its own receiver on loopback, behind a pass-through that counts what the
@@ -43,11 +43,12 @@ const ROWS = Number(process.env.SCALE_ROWS ?? 10_000);
 const WORKER_COUNTS = (process.env.SCALE_WORKERS ?? '1,2,4').split(',').map(Number);
 /** Rows each worker makes at once; undefined: the worker's default (8). */
 const CONCURRENCY = process.env.SCALE_CONCURRENCY ? Number(process.env.SCALE_CONCURRENCY) : undefined;
-const RATE_LIMIT = 40;
+/** The sandbox's rate, shared by the workers. SCALE_RATE raises it for a run the machine should pace (100,000 rows). */
+const RATE_LIMIT = Number(process.env.SCALE_RATE ?? 40);
 /** Each sandbox job lasts at least this long (a quarter of it queueing). */
 const JOB_SECONDS = 1;
-/** Rows ended at the first memory sample: 1,000, or a tenth of a smaller run. */
-const EARLY_ROWS = Math.min(1_000, Math.max(1, Math.round(ROWS / 10)));
+/** Rows ended at the first memory sample: a tenth of the run (1,000 of 10,000; 10,000 of 100,000). */
+const EARLY_ROWS = Math.max(1, Math.round(ROWS / 10));
 
 interface Outcome extends RunCounts {
   /** The sandbox's event loop held past STALL_MS: requests waiting meanwhile are counted together. */
@@ -353,6 +354,24 @@ function aimLines(o: Outcome): string[] {
     );
   }
   return lines;
+}
+
+/**
+ * Where in docs/performance.md this run's figures go: the default run (10,000 rows, every worker count)
+ * in `scale`, any other choice in a block named after it, so a 100,000-row run or one worker count
+ * measured alone does not replace the others' figures.
+ */
+export function figuresName(): string {
+  const env = process.env;
+  const parts = [
+    'scale',
+    ROWS !== 10_000 && `${ROWS}-rows`,
+    env.SCALE_WORKERS && `${env.SCALE_WORKERS.replaceAll(',', '-')}-workers`,
+    env.SCALE_CALLBACKS && `callbacks-${env.SCALE_CALLBACKS}`,
+    env.SCALE_RATE && `rate-${env.SCALE_RATE}`,
+    env.SCALE_CONCURRENCY && `concurrency-${env.SCALE_CONCURRENCY}`,
+  ];
+  return parts.filter(Boolean).join('-');
 }
 
 export async function run(): Promise<void> {
