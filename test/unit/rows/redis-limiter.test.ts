@@ -1,6 +1,6 @@
 // The Redis limiter: the service's rate shared by workers on two machines (two Redis clients), no second
 // holding more requests than the rate wherever it falls, and a 1005 answer to one holding them all.
-import type { Redis } from 'ioredis';
+import type { Command, Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { RedisLimiter, TURN_LATENESS_MS } from '../../../electron/services/rows/rate/redis-limiter';
 import { redisClients, redisPerFile } from '../../redis-per-file';
@@ -12,12 +12,24 @@ const { client, prefix } = redisClients(redis);
 /** A Redis client whose script calls are counted, and whose turn reservations' answers are kept. */
 function counted(target: Redis = client()) {
   const seen = { scripts: 0, reservations: [] as [number, number][] };
-  const evaluate = target.eval.bind(target) as (...args: unknown[]) => Promise<unknown>;
-  (target as unknown as { eval: (...args: unknown[]) => Promise<unknown> }).eval = async (...args) => {
-    const answer = await evaluate(...args);
-    seen.scripts += 1;
-    if (Array.isArray(answer) && Number(answer[0]) >= 0) seen.reservations.push([Number(answer[0]), Number(answer[1])]);
-    return answer;
+  // Scripts go as EVALSHA (EVAL the first time on a connection): each is seen as it is sent, once
+  // (a command sent before the connection was up is handed to sendCommand again when it is).
+  const sent = new WeakSet<Command>();
+  const send = target.sendCommand.bind(target) as (command: Command, ...rest: unknown[]) => unknown;
+  (target as unknown as { sendCommand: typeof send }).sendCommand = (command, ...rest) => {
+    const script = command.name === 'evalsha' || command.name === 'eval';
+    if (script && !sent.has(command)) {
+      sent.add(command);
+      command.promise.then(
+        (answer: unknown) => {
+          seen.scripts += 1;
+          if (Array.isArray(answer) && Number(answer[0]) >= 0)
+            seen.reservations.push([Number(answer[0]), Number(answer[1])]);
+        },
+        () => undefined,
+      );
+    }
+    return send(command, ...rest);
   };
   return { redis: target, seen };
 }

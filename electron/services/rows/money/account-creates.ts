@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { AccountCreates, AccountEntry } from '../../jobs/account-creates';
+import { redisScript } from '../redis-script';
 
 // Enters a create on the account, on Redis's clock (every worker's machine reads the same time). KEYS: the
 // creates on their way (a sorted set: id -> when it last said it was), the creates entered so far (a
@@ -8,7 +9,9 @@ import type { AccountCreates, AccountEntry } from '../../jobs/account-creates';
 // dead process's, the lease's life, how long the keys are kept. Answers {1, entered so far, others on
 // their way} once it is in; {0, the lease's time left} while another's lease holds; and for a lease, {0, 0}
 // while others are still on their way: the lease is then held for it already, so nothing new enters meanwhile.
-const ENTER = `
+const enter = redisScript(
+  'creates_enter',
+  `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[3]))
@@ -24,22 +27,29 @@ redis.call('PEXPIRE', KEYS[1], ARGV[5])
 local entered = redis.call('INCR', KEYS[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
 return {1, entered, others}
-`;
+`,
+);
 
 // A create still on its way says so (a slow answer is not a dead process's), and keeps its lease.
-const STILL = `
+const still = redisScript(
+  'creates_still',
+  `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZADD', KEYS[1], 'XX', now, ARGV[1])
 if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
 return 1
-`;
+`,
+);
 
-const LEAVE = `
+const leave = redisScript(
+  'creates_leave',
+  `
 redis.call('ZREM', KEYS[1], ARGV[1])
 if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
 return 1
-`;
+`,
+);
 
 /** How long things last on the account; a test makes them short. */
 export interface AccountCreatesTimes {
@@ -99,14 +109,14 @@ export class RedisAccountCreates implements AccountCreates {
     try {
       for (;;) {
         const answer = await this.answered(
-          this.redis.eval(ENTER, 3, ...keys, id, leased ? '1' : '0', staleMs, leaseMs, KEEP_MS),
+          enter(this.redis, keys, [id, leased ? '1' : '0', staleMs, leaseMs, KEEP_MS]),
         );
         if (answer === null) break;
         const [inside, entered, others] = answer as [number, number, number?];
         if (inside === 1) return this.entry(keys, id, entered, others === 0);
         if (leased && Date.now() - since > leaseWaitMs) {
           // The account never went quiet (a create stuck on its way): go beside the others, unmeasured.
-          await this.answered(this.redis.eval(LEAVE, 2, keys[0], keys[2], id));
+          await this.answered(leave(this.redis, [keys[0], keys[2]], [id]));
           leased = false;
           continue;
         }
@@ -118,7 +128,7 @@ export class RedisAccountCreates implements AccountCreates {
     }
     // An entry or lease Redis makes once it answers is taken back right after it (one connection keeps
     // the order); one never taken back lapses by itself.
-    this.redis.eval(LEAVE, 2, keys[0], keys[2], id).catch(() => undefined);
+    leave(this.redis, [keys[0], keys[2]], [id]).catch(() => undefined);
     return UNSEEN;
   }
 
@@ -131,7 +141,7 @@ export class RedisAccountCreates implements AccountCreates {
 
   private entry(keys: [string, string, string], id: string, entered: number, alone: boolean): AccountEntry {
     const renew = setInterval(() => {
-      this.redis.eval(STILL, 2, keys[0], keys[2], id, this.times.leaseMs).catch(() => undefined);
+      still(this.redis, [keys[0], keys[2]], [id, this.times.leaseMs]).catch(() => undefined);
     }, this.times.renewMs);
     renew.unref?.();
     let left = false;
@@ -146,7 +156,7 @@ export class RedisAccountCreates implements AccountCreates {
         left = true;
         clearInterval(renew);
         // Not left (Redis away): the entry stops being renewed and is ignored, the lease lapses.
-        this.redis.eval(LEAVE, 2, keys[0], keys[2], id).catch(() => undefined);
+        leave(this.redis, [keys[0], keys[2]], [id]).catch(() => undefined);
       },
     };
   }

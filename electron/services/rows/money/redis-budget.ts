@@ -7,6 +7,7 @@ import {
   type RowBound,
   type RowHoldAnswer,
 } from '../../jobs/budget';
+import { redisScript } from '../redis-script';
 
 // Holds a row on every pool (KEYS: one hash each, row -> "units holder"; units -1: a price nobody can say)
 // if each bound has room beside the rows held there, checked and held in one script. A row of a holder
@@ -14,7 +15,9 @@ import {
 // life key prefix, life, how long a pool outlives its last hold, row, units, number of bounds, then each
 // bound's pool (an index into KEYS) and room in units ('' for none). Answers {1}, or {0, bound index,
 // room left beside the rows held, how many rows, 1 if the bound has a room else 0}.
-const HOLD = `
+const holdRow = redisScript(
+  'budget_holdRow',
+  `
 local me = ARGV[1]
 local alive = {}
 local function live(holder)
@@ -54,13 +57,16 @@ for k = 1, #KEYS do
 end
 redis.call('SET', ARGV[2] .. me, '1', 'PX', ARGV[3])
 return {1}
-`;
+`,
+);
 
 // Whether a row is held in its run's pool (KEYS[1]), and by whom. Held by a living holder: {1}. Held by a
 // holder whose life lapsed (a studio gone with the row handed over): the row is taken over, written in
 // every pool (KEYS) in this holder's name (ARGV: row, holder, life key prefix, life, pool keep): {2}. Not
 // held (never, or let go): {0}.
-const HELD = `
+const heldOrTaken = redisScript(
+  'budget_heldOrTaken',
+  `
 local held = redis.call('HGET', KEYS[1], ARGV[1])
 if not held then return 0 end
 local at = string.find(held, ' ', 1, true)
@@ -72,7 +78,8 @@ for k = 1, #KEYS do
 end
 redis.call('SET', ARGV[3] .. ARGV[2], '1', 'PX', ARGV[4])
 return 2
-`;
+`,
+);
 
 /**
  * How long a holder's rows outlive its last sign of life: a studio SIGKILLed with rows held frees them
@@ -108,18 +115,19 @@ export class RedisBudget implements Budget {
       String(pools.indexOf(b.pool) + 1),
       b.room === null ? '' : String(toUnits(b.room)),
     ]);
-    const answer = (await this.redis.eval(
-      HOLD,
-      pools.length,
-      ...pools.map((pool) => this.pool(pool)),
-      this.holder,
-      this.lives(),
-      String(this.lifeMs),
-      String(KEEP_MS),
-      row,
-      unitsOf(credits),
-      String(bounds.length),
-      ...each,
+    const answer = (await holdRow(
+      this.redis,
+      pools.map((pool) => this.pool(pool)),
+      [
+        this.holder,
+        this.lives(),
+        String(this.lifeMs),
+        String(KEEP_MS),
+        row,
+        unitsOf(credits),
+        String(bounds.length),
+        ...each,
+      ],
     )) as number[];
     if (answer[0] === 1) return (this.hasHeld(row, unitsOf(credits), pools), { held: true });
     const [, bound, free, beside, bounded] = answer;
@@ -152,15 +160,10 @@ export class RedisBudget implements Budget {
    * every pool while it is made ('taken': release it once made); a row never held or let go is not.
    */
   async heldOrTaken(row: string, pools: readonly string[]): Promise<'held' | 'taken' | null> {
-    const answer = (await this.redis.eval(
-      HELD,
-      pools.length,
-      ...pools.map((pool) => this.pool(pool)),
-      row,
-      this.holder,
-      this.lives(),
-      String(this.lifeMs),
-      String(KEEP_MS),
+    const answer = (await heldOrTaken(
+      this.redis,
+      pools.map((pool) => this.pool(pool)),
+      [row, this.holder, this.lives(), String(this.lifeMs), String(KEEP_MS)],
     )) as number;
     if (answer === 0) return null;
     if (answer === 1) return 'held';

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { Scarcity, type RequestLimiter } from '../../client/limiter';
 import type { Logger } from '../../host/types';
+import { redisScript } from '../redis-script';
 
 // Reserves the next turn, in Redis's own clock (every worker's machine reads the same time): at once, or
 // ARGV[2] / ARGV[1] ms after the turn before it, whichever is later. Turns evenly spaced keep any span of
@@ -9,7 +10,9 @@ import type { Logger } from '../../host/types';
 // rather than polling for a free place. None while a hold is set (a 1005 answer). A worker that knows the
 // rate publishes it (for a minute); one that does not (the studio that queued the run) takes the
 // published one, or goes at once when none is. Answers {turn, now, the holds so far}, or {-1, hold left}.
-const RESERVE = `
+const reserve = redisScript(
+  'turns_reserve',
+  `
 local hold = redis.call('PTTL', KEYS[2])
 if hold > 0 then return {-1, hold} end
 local max = tonumber(ARGV[1])
@@ -30,23 +33,30 @@ if max <= 0 then return {math.ceil(now), math.ceil(now), holds} end
 local turn = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0') + span / max)
 redis.call('SET', KEYS[1], string.format('%.3f', turn), 'PX', math.ceil(turn - now + span))
 return {math.ceil(turn), math.ceil(now), holds}
-`;
+`,
+);
 
 // After waiting for a reserved turn: whether it still stands (no hold since it was reserved).
-const STILL_MINE = `return tonumber(redis.call('GET', KEYS[1]) or '0') == tonumber(ARGV[1]) and 1 or 0`;
+const stillMine = redisScript(
+  'turns_stillMine',
+  `return tonumber(redis.call('GET', KEYS[1]) or '0') == tonumber(ARGV[1]) and 1 or 0`,
+);
 
 // A 1005 answer: every worker waits a second, and the turns reserved beyond now are taken back (their
 // holders reserve again once the hold ends, from where it ended) so that they do not crowd the second
 // after it. Answers when the hold began, rounded up to the millisecond as turns are: rounded down, a turn
 // a fraction of a millisecond before the hold read as one inside it.
-const HOLD = `
+const hold = redisScript(
+  'turns_hold',
+  `
 redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
 redis.call('INCR', KEYS[4])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 redis.call('SET', KEYS[1], string.format('%.3f', now), 'PX', ARGV[1])
 return math.ceil(now)
-`;
+`,
+);
 
 /**
  * How much later than its turn a request may reach the service: a busy machine's event loop and the
@@ -163,11 +173,7 @@ export class RedisLimiter implements RequestLimiter {
     const { max, span } = this.rate ?? { max: this.options.perSecond === 'published' ? 0 : -1, span: 1000 };
     let givenBack = 0;
     for (;;) {
-      const [turn, redisNow, holds] = (await this.redis.eval(RESERVE, 4, ...this.keys, max, span)) as [
-        number,
-        number,
-        number?,
-      ];
+      const [turn, redisNow, holds] = (await reserve(this.redis, this.keys, [max, span])) as [number, number, number?];
       if (turn < 0) {
         // Held after a refusal: the rate binds as surely as when turns queue.
         this.scarcity.given(redisNow);
@@ -180,7 +186,7 @@ export class RedisLimiter implements RequestLimiter {
       if (turn > redisNow) {
         await this.sleep(Math.max(0, at - this.now()));
         // Taken back by a hold: reserve again once it ends.
-        if (Number(await this.redis.eval(STILL_MINE, 1, this.keys[3], holds ?? 0)) === 0) continue;
+        if (Number(await stillMine(this.redis, [this.keys[3]], [holds ?? 0])) === 0) continue;
       }
       if (this.rate && this.now() - at > TURN_LATENESS_MS && givenBack < MOST_GIVEN_BACK) {
         givenBack += 1;
@@ -192,6 +198,6 @@ export class RedisLimiter implements RequestLimiter {
 
   /** Sets the hold every worker waits out; answers when it began, on Redis's clock. */
   async hold(): Promise<number> {
-    return Number(await this.redis.eval(HOLD, 4, ...this.keys, HOLD_MS));
+    return Number(await hold(this.redis, this.keys, [HOLD_MS]));
   }
 }
