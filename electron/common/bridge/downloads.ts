@@ -108,8 +108,8 @@ export type DownloadTotals = z.infer<typeof DownloadTotals>;
 
 const id = z.string().min(1).max(100);
 /**
- * The most jobs one call names by id (rows ticked by hand, lost copies to fetch back, a campaign of
- * MAX_CAMPAIGN_ROWS rows): their ids stay well under the web host's 2 MB body limit. A selection made by
+ * The most jobs one call names by id (rows ticked by hand, lost copies to fetch back): their ids stay
+ * well under the web host's 2 MB body limit. A selection made by
  * a filter has no such limit: it crosses as the filter, and the host walks it a page at a time.
  */
 export const MAX_JOBS_AT_ONCE = 20_000;

@@ -6,8 +6,11 @@ import { variableKey, type RowValues, type TemplateVariable } from './variables'
  * spaces, dashes and underscores aside), or the one the user mapped it to. Pure.
  */
 
-/** At most this many rows in one campaign: a bigger one is several campaigns. */
-export const MAX_CAMPAIGN_ROWS = 10_000;
+/**
+ * At most this many rows in one campaign (a bigger one is several campaigns): the size a team's
+ * personalised campaign reaches, made on workers (docs/scale-out.md; the scale bench runs one).
+ */
+export const MAX_CAMPAIGN_ROWS = 100_000;
 
 export interface CampaignRow {
   /** 0-based place under the header: what records, edits and {{row}} are keyed by. */
