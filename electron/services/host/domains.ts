@@ -36,6 +36,7 @@ import { createFacesDomain, createFacesServices } from '../faces/faces-domain';
 import { createPlacementDomain } from '../placement/placement-domain';
 import { createBatchesDomain } from '../voices/batches-domain';
 import { MAX_BATCH_ROWS } from '../voices/batch-input';
+import { MAX_CAMPAIGN_ROWS } from '../../common/campaign/rows';
 import { importSheet, importSheetPath } from '../sheets/sheet-import';
 import { SHEET_MAX_BYTES } from '../sheets/read-sheet';
 import { createToolDeps, createToolsDomain } from '../tools/tools-domain';
@@ -158,7 +159,8 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
   const sheets = {
     dir: join(base.dataDir, 'imports'),
     grant: (path: string) => grants.grant(path),
-    limits: { maxRows: MAX_BATCH_ROWS, maxBytes: SHEET_MAX_BYTES },
+    // Chosen before it is known what for: the most any reader takes (each reads it with its own limit).
+    limits: { maxRows: Math.max(MAX_BATCH_ROWS, MAX_CAMPAIGN_ROWS), maxBytes: SHEET_MAX_BYTES },
   };
   const linker = new LocalMediaLinker({
     storage,
