@@ -50,6 +50,11 @@ export class PacedWrite<T> {
     return this.running !== null;
   }
 
+  /** Whether a value waits to be written: a value set now joins it. */
+  get waits(): boolean {
+    return this.waiting !== null;
+  }
+
   /** The newest value, written after the pause the last write calls for; resolves once it (or a newer one) is written. */
   set(value: T): Promise<void> {
     if (this.waiting) this.waiting.value = value;

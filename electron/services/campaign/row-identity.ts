@@ -3,6 +3,7 @@ import type { CampaignRecord, CampaignRowRecord } from '../../common/campaign/re
 import { rowNumberText } from '../../common/campaign/rows';
 import { findVariables, type CampaignTemplate } from '../../common/campaign/variables';
 import { linkBeside } from './campaign-check';
+import { fromRowNumbers } from '../rows/engine/row-kind';
 
 /**
  * What a campaign row's video is made from, as one string: the template's version, the values the
@@ -65,15 +66,9 @@ export function rowIdentity(
   return hash([version, record.target, fileName, values, numbered ? rowNumberText(row.row, last) : null], 40);
 }
 
-/** The last row's number, worked out once per list of rows (not once per row of thousands). */
-const lastOf = new WeakMap<object, number>();
+/** The last row's number, worked out once per run's row numbers (not once per row of thousands, nor per change). */
 export function lastRowOf(rows: readonly Pick<CampaignRowRecord, 'row'>[]): number {
-  let last = lastOf.get(rows);
-  if (last === undefined) {
-    last = rows.reduce((most, r) => Math.max(most, r.row), 0);
-    lastOf.set(rows, last);
-  }
-  return last;
+  return fromRowNumbers(rows, 'last row', () => rows.reduce((most, r) => Math.max(most, r.row), 0));
 }
 
 /** What every row's identity reads of the template, worked out once per template (thousands of rows share it). */

@@ -9,6 +9,7 @@ import {
   type RunSummary,
   type StoredRun,
 } from '../rows/engine/run-store';
+import { rowIndex } from '../rows/engine/row-kind';
 import { userVersion, type RecordsDatabase, type Sqlite } from './database';
 import { RUN_ROW_COLUMNS, RUN_ROW_PAGES } from './schema';
 import { SqlRunRowPages } from './run-row-pages';
@@ -133,7 +134,7 @@ export class SqliteRuns implements RunStores {
         this.change(kind, run.id, noun, false, (c) => {
           // A run to be written whole this turn takes the row with it (`run` is the run as it is now).
           if (c.run) c.run = run;
-          else c.rows.set(row.row, { row, position: run.rows.findIndex((r) => r.row === row.row) });
+          else c.rows.set(row.row, { row, position: rowIndex(run.rows, row.row) });
         }),
       remove: (id) =>
         this.change(kind, id, noun, false, (c) => {

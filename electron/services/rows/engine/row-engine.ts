@@ -14,7 +14,9 @@ import {
   ROW_HELD,
   refusedTooFrequent,
   rowUnderWay,
+  rowOfRun,
 } from './row-kind';
+import { firstRow, rowGoesOn, rowOpen, rowPending } from './first-row';
 import type { RowBase, RowKind, RowStepContext, RunBase, RunState } from './row-kind';
 import { RunMemory } from './run-memory';
 import { RowWork } from './row-work';
@@ -201,7 +203,7 @@ export class RowEngine {
   /** Makes an ended row again (a new take, paid like the first); the earlier take's jobs stay in the ledger. */
   async redo(kind: string, id: string, rowNumber: number, allowed: (row: AnyRow) => void): Promise<AnyRun> {
     const run = await this.memory.require(kind, id);
-    const row = run.rows.find((r) => r.row === rowNumber);
+    const row = rowOfRun(run.rows, rowNumber);
     if (!row) throw new Error(`The ${kind} has no ${rowLabel({ row: rowNumber })}.`);
     return (allowed(row), this.redoRows(kind, id, [rowNumber]));
   }
@@ -288,13 +290,12 @@ export class RowEngine {
     const pacer = this.pacerOf(kind, id);
     const connection = this.connections.get(`${kind}/${id}`);
     if (!pacer || connection === undefined) return;
-    const next = pacer.free() ? run.rows.find((r) => r.state === 'pending') : undefined;
+    const next = pacer.free() ? firstRow(run.rows, rowPending) : undefined;
     if (next) this.rowStart.next(this.kindOf(kind), run, next, connection);
-    if (run.rows.every((r) => ROW_ENDED.has(r.state)))
+    if (!firstRow(run.rows, rowOpen))
       this.work.track(finishRun(this.memory, this.kindOf(kind), this.deps.jobs, id, this.deps.log));
     // Only held rows are left: the run waits for its user (paused, not finished) with them listed.
-    else if (run.rows.every((r) => ROW_ENDED.has(r.state) || r.state === ROW_HELD))
-      this.work.track(this.setState(kind, id, 'paused'));
+    else if (!firstRow(run.rows, rowGoesOn)) this.work.track(this.setState(kind, id, 'paused'));
   }
 
   /** The queue's worker: runs a row's step, again while its state moves on, then lets the run go on. */
@@ -304,10 +305,11 @@ export class RowEngine {
       for (;;) {
         if (this.stopped) return;
         const run = await this.memory.require(task.kind, task.runId);
-        const row = run.rows.find((r) => r.row === task.row);
+        const row = rowOfRun(run.rows, task.row);
         if (!row || !rowUnderWay(row)) return;
         await this.kindOf(task.kind).step(this.context(task, run, row));
-        const after = this.memory.inMemory(task.kind, task.runId)?.rows.find((r) => r.row === task.row);
+        const rows = this.memory.inMemory(task.kind, task.runId)?.rows;
+        const after = rows && rowOfRun(rows, task.row);
         if (!after || after.state === row.state || after.take !== row.take || !rowUnderWay(after)) return;
       }
     } catch (error) {

@@ -177,3 +177,39 @@ export function jobOfRow(
     return at !== null && at.runId === task.runId && at.row === task.row;
   };
 }
+
+/**
+ * Where row number `row` is in a run's rows. A run's rows are numbered from 0 in sheet order, so a row is
+ * nearly always at its own number: looked at there first, and searched for only when it is not (a run of
+ * some rows of a sheet). A search from the start at every change cost a 100,000-row run a scan of the
+ * rows before it each time.
+ */
+export function rowIndex(rows: readonly Pick<RowBase, 'row'>[], row: number): number {
+  return rows[row]?.row === row ? row : rows.findIndex((r) => r.row === row);
+}
+
+/** The row numbered `row` of a run's rows, if it has one (see rowIndex). */
+export function rowOfRun<Row extends Pick<RowBase, 'row'>>(rows: readonly Row[], row: number): Row | undefined {
+  const at = rowIndex(rows, row);
+  return at === -1 ? undefined : rows[at];
+}
+
+/**
+ * Facts worked out from a run's row numbers alone (the last row's number), kept by list of rows. A row's
+ * change makes a new list with the same numbers: it inherits them (sameRowNumbers), where a fact kept by
+ * list alone was worked out again over every row of a large run at each change.
+ */
+const numberFacts = new WeakMap<object, Map<string, unknown>>();
+
+export function fromRowNumbers<T>(rows: readonly Pick<RowBase, 'row'>[], name: string, work: () => T): T {
+  let facts = numberFacts.get(rows);
+  if (!facts) numberFacts.set(rows, (facts = new Map()));
+  if (!facts.has(name)) facts.set(name, work());
+  return facts.get(name) as T;
+}
+
+/** `after` holds the same row numbers as `before`, in the same places. */
+export function sameRowNumbers(before: readonly Pick<RowBase, 'row'>[], after: readonly Pick<RowBase, 'row'>[]): void {
+  const facts = numberFacts.get(before);
+  if (facts) numberFacts.set(after, facts);
+}

@@ -1,6 +1,6 @@
 import type { Logger } from '../../host/types';
 import type { RowPacer } from '../rate/row-pacer';
-import type { RowBase, RowKind, RunBase } from './row-kind';
+import { rowOfRun, type RowBase, type RowKind, type RunBase } from './row-kind';
 import type { RowTask } from './row-queue';
 import type { RowStarts } from './row-starts';
 import type { RowWork } from './row-work';
@@ -90,7 +90,7 @@ export class RowStart {
   private start(kind: AnyKind, id: string, rowNumber: number): void {
     const task = { kind: kind.name, runId: id, row: rowNumber };
     const run = this.deps.memory.inMemory(kind.name, id);
-    const row = run?.rows.find((r) => r.row === rowNumber);
+    const row = run && rowOfRun(run.rows, rowNumber);
     const pacer = this.deps.pacerOf(kind.name, id);
     if (!run || run.state !== 'running' || this.deps.stopped() || row?.state !== 'pending' || !pacer) {
       this.deps.starts.after(task);

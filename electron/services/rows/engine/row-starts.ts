@@ -8,6 +8,7 @@ import { RowFlight } from './row-flight';
 import {
   ROW_ENDED,
   rowUnderWay,
+  rowOfRun,
   type RowBase,
   type RowJobs,
   type RowKind,
@@ -152,7 +153,8 @@ export class RowStarts {
   after(task: RowTask): void {
     const key = rowName(task.kind, task.runId, task.row);
     if (!this.holds.holds(key)) return;
-    const row = this.deps.memory.inMemory(task.kind, task.runId)?.rows.find((r) => r.row === task.row);
+    const rows = this.deps.memory.inMemory(task.kind, task.runId)?.rows;
+    const row = rows && rowOfRun(rows, task.row);
     const connection = this.deps.connections.get(`${task.kind}/${task.runId}`);
     if (row && rowUnderWay(row)) return;
     this.budget.release(key, row?.state !== 'pending');

@@ -1,5 +1,6 @@
-import type { RowBase, RowKind, RunBase } from './row-kind';
+import { rowIndex, sameRowNumbers, type RowBase, type RowKind, type RunBase } from './row-kind';
 import { summarise, type RunSummary } from './run-store';
+import { keepMarks } from './first-row';
 
 type AnyRun = RunBase<RowBase>;
 type AnyKind = RowKind<RowBase, AnyRun>;
@@ -83,11 +84,13 @@ export class RunMemory {
     if (this.stopped) return Promise.resolve();
     const run = this.runs.get(`${kind}/${id}`);
     if (!run) return Promise.reject(new Error(`No ${kind} "${id}"`));
-    const at = run.rows.findIndex((r) => r.row === row);
+    const at = rowIndex(run.rows, row);
     if (at === -1) return Promise.resolve();
     const changed = change(run.rows[at] as RowBase);
     const rows = [...run.rows];
     rows[at] = changed;
+    if (changed.row === row) sameRowNumbers(run.rows, rows);
+    keepMarks(run.rows, rows, at, changed);
     const next = { ...run, rows };
     this.remember(kind, next);
     return this.kindOf(kind).runs.putRow(next, changed);
