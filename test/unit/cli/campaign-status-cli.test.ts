@@ -1,15 +1,14 @@
 // `studio campaign status DIR` on a campaign started in the studio (the Campaigns page's call, not
 // `campaign run`): the command sees the studio's campaigns, through the open studio or on its data
 // folder once the studio has closed, as the page sees them.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/index';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
-import { makeImage } from '../../fixtures/composition/make-media';
 import { smallTemplate } from '../campaign/campaign-harness';
-import { startOwner } from './owner-fixture';
+import { ownerWithLogo } from './owner-fixture';
 import { until } from '../../wait';
 
 const here = mkdtempSync(join(tmpdir(), 'studio-campaign-status-'));
@@ -17,17 +16,13 @@ afterAll(() => rmSync(here, { recursive: true, force: true }));
 
 describe('studio campaign status', () => {
   it('describes a campaign the studio started into the folder, beside the open studio and after it closed', async () => {
-    const dataDir = join(here, 'data');
-    mkdirSync(dataDir);
-    const owner = await startOwner({ dataDir });
+    // The page's way in: a picture and a spreadsheet the user chose, a template of the library.
+    const { owner, logo } = await ownerWithLogo(here);
+    const dataDir = owner.dataDir;
     try {
-      // The page's way in: a picture and a spreadsheet the user chose, a template of the library.
-      const logo = await owner.studio.domains.importPath(
-        makeImage(join(here, 'logo.png'), { colour: 'orange', width: 64, height: 64 }),
-      );
       writeFileSync(
         join(here, 'prospects.csv'),
-        `First name,company,voice,avatar,logo\nAna,Acme,Ava,SandboxBen,${logo.url}\n,Beta,Ava,SandboxBen,${logo.url}\n`,
+        `First name,company,voice,avatar,logo\nAna,Acme,Ava,SandboxBen,${logo}\n,Beta,Ava,SandboxBen,${logo}\n`,
       );
       const sheet = await owner.studio.domains.importSheetPath(join(here, 'prospects.csv'));
       const outDir = join(here, 'videos');

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../electron/cli/index';
@@ -10,6 +10,7 @@ import { composeHost, type ComposedHost } from '../../../electron/services/host/
 import { lockDataFolder } from '../../../electron/services/host/data-folder-lock';
 import { openOwnerChannel, type OwnerChannel } from '../../../electron/services/host/owner-channel';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
+import { makeImage } from '../../fixtures/composition/make-media';
 
 export interface OwnerFixture {
   dataDir: string;
@@ -82,4 +83,16 @@ export async function startOwner(options: { jobSeconds?: number; dataDir?: strin
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A studio owning `here/data`, with the picture a campaign's logo column names taken in as the page takes a
+ * file the user chose: what a campaign started from a spreadsheet needs before its sheet.
+ */
+export async function ownerWithLogo(here: string): Promise<{ owner: OwnerFixture; logo: string }> {
+  const dataDir = join(here, 'data');
+  mkdirSync(dataDir);
+  const owner = await startOwner({ dataDir });
+  const picture = makeImage(join(here, 'logo.png'), { colour: 'orange', width: 64, height: 64 });
+  return { owner, logo: (await owner.studio.domains.importPath(picture)).url };
 }
