@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { DownloadView } from '../../common/bridge/downloads';
 import type { CampaignRowRecord } from '../../common/campaign/record';
+import { linkedForQueue } from './queued-record';
 import { existingFilesError, planOnFolder, retriedRow } from './campaign-reuse';
 import { leaveUnchosen } from './rows-chosen';
 import { inSelection } from '../../common/campaign/row-selection';
@@ -172,12 +173,7 @@ export function createCampaignsDomain(
   };
   const onQueue = async (record: CampaignRecord, url: string): Promise<CampaignRecord> => {
     if (!deps.queue) throw new StudioError('This studio cannot send rows to a queue.', 'invalid-campaign');
-    const queue = deps.queue.address(url);
-    // A worker elsewhere reads links only: the template's and the rows' local files go up first.
-    const project = await deps.queue.link(record.template.project);
-    const rows: CampaignRowRecord[] = [];
-    for (const row of record.rows) rows.push({ ...row, values: await deps.queue.link(row.values) });
-    return { ...record, queue, rows, template: { ...record.template, project } };
+    return linkedForQueue(record, deps.queue.address(url), deps.queue.link);
   };
   /** A run for a queue whose links the service could not fetch is refused before any price. */
   const queueable = async (raw: CampaignInput, record: CampaignRecord): Promise<void> => {
