@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import Papa from 'papaparse';
 import type { JobView } from '../../common/bridge/jobs';
 import type { CampaignRecord, CampaignRowRecord } from '../../common/campaign/record';
 import { describeRunBalance, readingCut, runFigures } from '../../common/jobs/run-balance';
@@ -9,6 +8,7 @@ import { writeFileAtomic } from '../projects/atomic-file';
 import { sheetRow } from '../../common/text/row-label';
 import { campaignFormats, type CampaignFormat } from '../../common/campaign/campaign-formats';
 import { rowFiles } from './row-files';
+import { csvHeader, csvLine } from './manifest-lines';
 import { campaignView, type CampaignView } from '../../common/bridge/campaigns';
 import { campaignWork } from '../../common/campaign/campaign-work';
 import type { RunSumsReader } from '../jobs/run-sums';
@@ -175,23 +175,6 @@ export function campaignManifestCsv(
       cells[`link_${f.tag}`] = file?.url ?? '';
     }
   };
-  // Each line's cells set one by one (a later column of the same name wins, in the header's order): a
-  // line built of spread copies cost most of a write of 10,000 rows.
-  const rows = lines.map((line) => {
-    const { row } = line;
-    const cells: Record<string, unknown> = { sheet_row: sheetRow(row) };
-    for (const c of columns) cells[c.name] = row.values[c.key] ?? '';
-    cells.status = row.state;
-    cells.reason = row.problems.join(' · ');
-    cells.file = row.state === 'done' ? row.fileName : '';
-    cells.link = row.resultUrl ?? '';
-    cells.expiry = row.expiresAt ? new Date(row.expiresAt).toISOString() : '';
-    formatCells(line, cells);
-    cells.cost_credits = costOf(line);
-    cells.campaign = line.campaign.id;
-    cells.bucket = row.state === 'done' ? (row.bucketCopy ?? '') : '';
-    return cells;
-  });
   // Only a campaign whose workers copied results to a bucket has the column: other manifests stay as they were.
   const inBucket = lines.some(({ row }) => typeof row.bucketCopy === 'string');
   const header = [
@@ -207,7 +190,31 @@ export function campaignManifestCsv(
     'campaign',
     ...(inBucket ? ['bucket'] : []),
   ];
-  return `\uFEFF${Papa.unparse(rows, { columns: header, escapeFormulae: true })}\r\n`;
+  const headerKey = JSON.stringify(header);
+  // Each line's cells set one by one (a later column of the same name wins, in the header's order): a
+  // line built of spread copies cost most of a write of 10,000 rows. A row unchanged since the last
+  // write keeps its text (manifest-lines.ts).
+  const cellsOf = (line: ManifestLine, cost: number | string) => () => {
+    const { row } = line;
+    const cells: Record<string, unknown> = { sheet_row: sheetRow(row) };
+    for (const c of columns) cells[c.name] = row.values[c.key] ?? '';
+    cells.status = row.state;
+    cells.reason = row.problems.join(' · ');
+    cells.file = row.state === 'done' ? row.fileName : '';
+    cells.link = row.resultUrl ?? '';
+    cells.expiry = row.expiresAt ? new Date(row.expiresAt).toISOString() : '';
+    formatCells(line, cells);
+    cells.cost_credits = cost;
+    cells.campaign = line.campaign.id;
+    cells.bucket = row.state === 'done' ? (row.bucketCopy ?? '') : '';
+    return cells;
+  };
+  const texts = lines.map((line) => {
+    const cost = costOf(line);
+    const context = { template: line.campaign.template.project, header: headerKey, campaign: line.campaign.id, cost };
+    return csvLine(line.row, context, header, cellsOf(line, cost));
+  });
+  return `\uFEFF${[csvHeader(header), ...texts].join('\r\n')}\r\n`;
 }
 
 /** Writes the folder's manifest atomically (a temporary file renamed over it): readers never see half of one. */
