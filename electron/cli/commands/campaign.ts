@@ -16,7 +16,7 @@ import { JSON_OPTION } from '../common-options';
 import { MAX_CREDITS_OPTION, maxCreditsOf, reportPause } from './paid-confirm';
 import { campaignFigureLines } from './campaign-figures';
 import { rowLabel, sheetRow } from '../../common/text/row-label';
-import { campaignRunProgress } from '../../common/campaign/progress';
+import { campaignProgress, campaignRunProgress } from '../../common/campaign/progress';
 import { takenFileLines, takenFilesHeadline } from '../../common/campaign/taken-files';
 import { followUnlessStopped, reportUserPause } from './run-follow';
 import { inSelection } from '../../common/campaign/row-selection';
@@ -182,10 +182,11 @@ export const campaignRunCommand: CliCommand = {
           // Until it stops running: the live bar on a terminal, else a plain line every few seconds.
           const stoppedBy = await followUnlessStopped(
             {
+              // The status, as the page reads it: the service's charges summed, not the rows (a campaign's view
+              // has neither its charges nor its pace, and carries every row).
               read: async () => {
-                const now = await studio.call('campaigns.get', key);
-                const charged = Object.values(now.charged).reduce((sum, credits) => sum + credits, 0);
-                return { state: now.state, progress: campaignRunProgress(now, null, Date.now()), charged };
+                const now = await studio.call('campaigns.status', key);
+                return { state: now.state, progress: campaignProgress(now, null, Date.now()), charged: now.pace.spent };
               },
               watch: (changed) =>
                 studio.on('campaigns.changed', (summary) => {
@@ -347,7 +348,8 @@ async function reportStatus(studio: StudioLink, outDir: string, dir: string, arg
         .join(', ')} of ${record.rows.length} rows`,
     );
     // The page's figures, by the page's function: bar, pace, time left, projected cost, pause banner, balance.
-    for (const line of await campaignFigureLines(studio, record, Date.now())) io.out(line);
+    const status = await studio.call('campaigns.status', record.id);
+    for (const line of await campaignFigureLines(studio, status, Date.now())) io.out(line);
     if (queue) for (const line of queueLines(queue, `campaign/${record.id}`)) io.out(line);
     for (const row of record.rows) {
       const copy = copyOf(row);

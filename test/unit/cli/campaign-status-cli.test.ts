@@ -10,6 +10,7 @@ import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { smallTemplate } from '../campaign/campaign-harness';
 import { ownerWithLogo } from './owner-fixture';
 import { until } from '../../wait';
+import { creditsText } from '../../../electron/common/jobs/cost-model';
 
 const here = mkdtempSync(join(tmpdir(), 'studio-campaign-status-'));
 afterAll(() => rmSync(here, { recursive: true, force: true }));
@@ -44,6 +45,10 @@ describe('studio campaign status', () => {
       expect(beside.code, beside.err.join('\n')).toBe(EXIT.ok);
       expect(beside.out[0]).toBe('Campaign "prospects.csv" (finished): 1 done, 1 invalid of 2 rows');
       expect(beside.out[1]).toMatch(/^\[#+\] 100% 1 done, 1 not sent \(check\) of 2 rows/);
+      // What the service charged the made row, as the page's status sums it: not a price, nor nothing.
+      const { pace } = await owner.call('campaigns.status', started.id);
+      expect(pace.spent).toBeGreaterThan(0);
+      expect(beside.out[1]).toContain(`≈ ${creditsText(pace.spent)} in all (from the charges so far)`);
       expect(beside.out.join('\n')).toContain('{{First name}} is empty');
     } finally {
       await owner.close();
