@@ -8,28 +8,13 @@ import { campaignRunProgress } from '@common/campaign/progress';
 import type { CampaignRecord, CampaignRowRecord } from '@common/campaign/record';
 import { WORK_WINDOW_MS } from '@common/jobs/run-progress';
 import { loadTemplate } from './template-fixture';
+import { campaignRow } from './row-fixture';
 
 const T0 = 1_800_000_000_000;
 const S = 1000;
 type Job = Pick<JobView, 'purpose' | 'polls' | 'finishedAt' | 'createdAt' | 'phase'>;
 
-const row = (
-  n: number,
-  state: CampaignRowRecord['state'],
-  extra: Partial<CampaignRowRecord> = {},
-): CampaignRowRecord => ({
-  row: n,
-  values: {},
-  fileName: `${n}.mp4`,
-  state,
-  problems: [],
-  take: 0,
-  voiceovers: {},
-  resultUrl: null,
-  expiresAt: null,
-  savedAt: null,
-  ...extra,
-});
+const row = campaignRow;
 
 /** A job made half a second before it ended, unless told when. */
 const job = (

@@ -8,25 +8,14 @@ import type { CampaignRecord, CampaignRowRecord } from '@common/campaign/record'
 import type { JobView } from '@common/bridge/jobs';
 import { campaignManifestCsv } from '../../../electron/services/campaign/campaign-manifest';
 import { smallTemplate } from './campaign-harness';
+import { campaignRow } from './row-fixture';
 
 const ROWS = 300;
 const TRICKY = ['=SUM(A1)', 'Zoë, "the boss"', 'two\nlines', '+33 6 12', ' padded ', 'Ana'];
 
 function row(i: number, change: Partial<CampaignRowRecord> = {}): CampaignRowRecord {
-  return {
-    row: i,
-    line: i + 2,
-    values: { first_name: TRICKY[i % TRICKY.length], email: `p${i}@example.com` },
-    fileName: `${i + 1} - P${i}.mp4`,
-    state: 'queued',
-    problems: [],
-    take: 0,
-    voiceovers: {},
-    resultUrl: null,
-    expiresAt: null,
-    savedAt: null,
-    ...change,
-  } as unknown as CampaignRowRecord;
+  const values = { first_name: TRICKY[i % TRICKY.length]!, email: `p${i}@example.com` };
+  return campaignRow(i, 'pending', { line: i + 2, values, fileName: `${i + 1} - P${i}.mp4`, ...change });
 }
 
 /** One template for every version of the campaign, as a running campaign keeps it. */

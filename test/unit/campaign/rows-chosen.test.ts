@@ -5,20 +5,10 @@ import { describe, expect, it } from 'vitest';
 import type { CampaignRecord, CampaignRowRecord } from '../../../electron/common/campaign/record';
 import { parseRowSelection } from '../../../electron/common/campaign/row-selection';
 import { leaveUnchosen } from '../../../electron/services/campaign/rows-chosen';
+import { campaignRow } from './row-fixture';
 
-const row = (n: number, state: CampaignRowRecord['state'], line?: number): CampaignRowRecord => ({
-  row: n,
-  ...(line === undefined ? {} : { line }),
-  values: {},
-  fileName: `${n}.mp4`,
-  state,
-  problems: [],
-  take: 0,
-  voiceovers: {},
-  resultUrl: null,
-  expiresAt: null,
-  savedAt: null,
-});
+const row = (n: number, state: CampaignRowRecord['state'], line?: number): CampaignRowRecord =>
+  campaignRow(n, state, line === undefined ? {} : { line });
 
 describe('rows chosen for a run', () => {
   it('cancels only the waiting rows not named, by their sheet numbers', () => {
