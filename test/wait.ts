@@ -58,18 +58,26 @@ export async function whenDefined<T>(
  * Settles once the number `read` gives reaches `target`. Long work on a busy machine may take any time,
  * so the guard is on progress: it fails only after `stallMs` in which nothing moved, by `read` itself or
  * by `moving` (a finer count that moves between two steps of `read`, such as jobs ended between rows done).
+ * `orStill` also settles it once the count is at least `least` and has held still for `ms`: a count that
+ * something else bounds (rows under way, bounded by the pace of rows ended, which a busy machine slows)
+ * may stop short of the target, and how short depends on the machine, not on what is tested.
  */
 export async function untilReaches(
   what: string,
   read: () => Promise<number>,
   target: number,
-  { stallMs = HANG_GUARD_MS, moving }: { stallMs?: number; moving?: () => number | Promise<number> } = {},
+  {
+    stallMs = HANG_GUARD_MS,
+    moving,
+    orStill,
+  }: { stallMs?: number; moving?: () => number | Promise<number>; orStill?: { least: number; ms: number } } = {},
 ): Promise<number> {
   let [last, lastMoved, movedAt] = [-Infinity, -Infinity, Date.now()];
   for (;;) {
     const now = await read();
     if (now >= target) return now;
     if (now !== last) [last, movedAt] = [now, Date.now()];
+    else if (orStill && now >= orStill.least && Date.now() - movedAt >= orStill.ms) return now;
     else if (moving) {
       // The finer count is read only while the count itself stands still (it may cost more to read).
       const finer = await moving();
