@@ -82,9 +82,11 @@ describe('the first start on an old folder', () => {
         .map((line) => /(\d+)% of the old journal read, ([\d,]+) changes/.exec(line))
         .filter((match) => match !== null)
         .map((match) => ({ percent: Number(match[1]), rows: Number(match[2].replace(/,/g, '')) }));
-      // The screen moved on while the page watched it (a new count or a next index), each count above the last.
+      // The screen moved on while the page watched it (a new count or a next index), no count below the last.
+      // Two lines may carry one count (the title or the percent changed between two reads of it).
       expect(seen.length).toBeGreaterThan(1);
-      for (const [i, step] of journal.entries()) if (i > 0) expect(step.rows).toBeGreaterThan(journal[i - 1].rows);
+      for (const [i, step] of journal.entries())
+        if (i > 0) expect(step.rows).toBeGreaterThanOrEqual(journal[i - 1].rows);
       expect(journal.every((step) => step.rows <= JOBS)).toBe(true);
     } finally {
       await browser.close();
