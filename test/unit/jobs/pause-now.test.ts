@@ -9,22 +9,13 @@ import { campaignFigures, pacedView, quotedRowPrice } from '@common/campaign/pro
 import { batchPauseText } from '@common/jobs/batch-progress';
 import { atServiceText, runAtService } from '@common/jobs/run-at-service';
 import { describePause, describeUserPause } from '@common/jobs/run-pause';
+import { campaignRow } from '../campaign/row-fixture';
 
 const T0 = 1_800_000_000_000;
 const MIN = 60_000;
 
-const row = (n: number, state: CampaignRowRecord['state'], savedAt: number | null = null): CampaignRowRecord => ({
-  row: n,
-  values: {},
-  fileName: `${n}.mp4`,
-  state,
-  problems: [],
-  take: 0,
-  voiceovers: {},
-  resultUrl: null,
-  expiresAt: null,
-  savedAt,
-});
+const row = (n: number, state: CampaignRowRecord['state'], savedAt: number | null = null): CampaignRowRecord =>
+  campaignRow(n, state, { savedAt });
 
 /** A campaign with its rows, as the command line holds it: its pace is read off them (pacedView) as the host does for the page. */
 type Figured = Omit<Parameters<typeof campaignFigures>[0], 'pace'> & Pick<CampaignView, 'rows' | 'charged'>;

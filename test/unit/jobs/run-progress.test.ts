@@ -15,6 +15,7 @@ import {
   type RunProgressInput,
   type RunTally,
 } from '../../../electron/common/jobs/run-progress';
+import { campaignRow } from '../campaign/row-fixture';
 
 const T0 = 1_800_000_000_000;
 const MIN = 60_000;
@@ -134,18 +135,8 @@ describe('runProgress', () => {
 });
 
 describe('campaignRunProgress', () => {
-  const row = (n: number, state: CampaignRowRecord['state'], savedAt: number | null = null): CampaignRowRecord => ({
-    row: n,
-    values: {},
-    fileName: `${n}.mp4`,
-    state,
-    problems: [],
-    take: 0,
-    voiceovers: {},
-    resultUrl: null,
-    expiresAt: null,
-    savedAt,
-  });
+  const row = (n: number, state: CampaignRowRecord['state'], savedAt: number | null = null): CampaignRowRecord =>
+    campaignRow(n, state, { savedAt });
 
   it("reads each done row's finish from when it was saved, and the charge of a made row from the made rows only", () => {
     const rows = [
