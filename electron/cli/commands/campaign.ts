@@ -182,8 +182,8 @@ export const campaignRunCommand: CliCommand = {
           // Until it stops running: the live bar on a terminal, else a plain line every few seconds.
           const stoppedBy = await followUnlessStopped(
             {
-              // The status, as the page reads it: the service's charges summed, not the rows (a campaign's view
-              // has neither its charges nor its pace, and carries every row).
+              // The status, as the page reads it: the service's charges summed and the pace, without the rows
+              // (the whole view carried every row, over the owner channel when a studio is open).
               read: async () => {
                 const now = await studio.call('campaigns.status', key);
                 return { state: now.state, progress: campaignProgress(now, null, Date.now()), charged: now.pace.spent };
