@@ -45,6 +45,10 @@ const WORKER_COUNTS = (process.env.SCALE_WORKERS ?? '1,2,4').split(',').map(Numb
 const CONCURRENCY = process.env.SCALE_CONCURRENCY ? Number(process.env.SCALE_CONCURRENCY) : undefined;
 /** The sandbox's rate, shared by the workers. SCALE_RATE raises it for a run the machine should pace (100,000 rows). */
 const RATE_LIMIT = Number(process.env.SCALE_RATE ?? 40);
+// Issue 67's aims: CPU a row over every process (workers, studio, sandbox), and the workers' RSS growth a
+// row between the early mark and the end (a leak shows there, not in the per-row figure counted from start).
+const AIM_CPU_MS_PER_ROW = 80;
+const AIM_RSS_KB_PER_ROW = 3;
 /** Each sandbox job lasts at least this long (a quarter of it queueing). */
 const JOB_SECONDS = 1;
 /** Rows ended at the first memory sample: a tenth of the run (1,000 of 10,000; 10,000 of 100,000). */
@@ -345,10 +349,18 @@ function aimLines(o: Outcome): string[] {
   ];
   if (o.workers === 4 && !o.callbacks)
     lines.push(`4 workers: aim wall within 1.1 times the bound: ${met(ratio <= 1.1)} (${ratio.toFixed(2)})`);
+  const cpuPerRow = ((sum(total(o.cpu.workers)) + sum(o.cpu.studio) + sum(o.cpu.sandbox)) * 1000) / ROWS;
+  lines.push(
+    `${who(o)}: aim CPU per row over every process at most ${AIM_CPU_MS_PER_ROW} ms: ${met(cpuPerRow <= AIM_CPU_MS_PER_ROW)} (${cpuPerRow.toFixed(0)} ms)`,
+  );
   if (o.early && o.end) {
     const [early, end] = [perRow(o, o.early), perRow(o, o.end)];
     const between = o.end.rows - o.early.rows;
     const rssSlope = (o.end.workerRss.reduce((a, b) => a + b, 0) - o.early.workerRss.reduce((a, b) => a + b, 0)) * 1024;
+    const slopeKb = rssSlope / between;
+    lines.push(
+      `${who(o)}: aim worker RSS (all workers together) growing at most ${AIM_RSS_KB_PER_ROW} kB a row from ${o.early.rows} to ${o.end.rows} rows ended: ${met(slopeKb <= AIM_RSS_KB_PER_ROW)} (${slopeKb.toFixed(2)} kB)`,
+    );
     lines.push(
       `${who(o)}: per row at ${o.end.rows} / at ${o.early.rows} rows ended (1.00 is flat; aim at most 1.1): worker RSS ${(end.rss / early.rss).toFixed(2)} (${met(end.rss / early.rss <= 1.1)}), Redis ${(end.redis / early.redis).toFixed(2)} (${met(end.redis / early.redis <= 1.1)}); Redis peak ${((o.redisPeak - o.base.redis) / 1024 / ROWS).toFixed(2)} kB per row of the run; left after the run ${((o.redisAfter - o.base.redis) / 1024 / ROWS).toFixed(2)} kB per row in ${o.keysAfter} keys; from ${o.early.rows} to ${o.end.rows} rows ended, per row: worker RSS ${(rssSlope / between).toFixed(2)} kB, Redis ${((o.end.redis - o.early.redis) / 1024 / between).toFixed(2)} kB`,
     );

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error -- plain JavaScript lint plugin without type declarations
 import { importsOf } from '../../../.eslint-plugin-local/import-graph.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
