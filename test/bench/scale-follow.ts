@@ -11,6 +11,18 @@ export interface Sample {
   redis: number;
 }
 
+/** The workers' RSS together (MB) when the rows ended passed `rows`: one point of the growth's fitted line. */
+export interface RssPoint {
+  rows: number;
+  rss: number;
+}
+
+/**
+ * How many RSS points a run takes (one each time the rows ended pass another such share of the run). One
+ * reading swings by a hundred MB with where the collector is in its cycle, so growth is a line fitted
+ * through many points, not the difference of two.
+ */
+const RSS_POINTS = 200;
 /** How often the workers' facts are read: a sample's row count is at most this late. */
 const SAMPLE_MS = 250;
 /** A hang guard only: a run slower than this per row has stopped, not slowed down. */
@@ -52,7 +64,9 @@ export interface CpuUsed {
  * Samples memory at `earlyRows` and at `rows` ended, and the processes' CPU time, until the campaign
  * command exits.
  */
-export async function followRun(f: Following): Promise<{ early: Sample | null; end: Sample | null; cpu: CpuUsed }> {
+export async function followRun(
+  f: Following,
+): Promise<{ early: Sample | null; end: Sample | null; cpu: CpuUsed; rssPoints: RssPoint[] }> {
   const none = { own: 0, children: 0 };
   const cpu: CpuUsed = { workers: f.pids.map(() => none), studio: none, sandbox: none };
   const readCpu = () => {
@@ -60,6 +74,8 @@ export async function followRun(f: Following): Promise<{ early: Sample | null; e
     cpu.studio = cpuSeconds(f.campaign.child.pid) ?? cpu.studio;
     cpu.sandbox = cpuSeconds(f.sandboxPid) ?? cpu.sandbox;
   };
+  const rssPoints: RssPoint[] = [];
+  const rowsPerPoint = Math.max(1, Math.floor(f.rows / RSS_POINTS));
   let early: Sample | null = null;
   let end: Sample | null = null;
   let exited = false;
@@ -78,7 +94,30 @@ export async function followRun(f: Following): Promise<{ early: Sample | null; e
     const ended = await rowsEnded(f.records, f.names);
     if (!early && ended >= f.earlyRows) early = await sample(ended);
     if (!end && ended >= f.rows) end = await sample(ended);
+    if (ended >= (rssPoints.length + 1) * rowsPerPoint && rssPoints.length < RSS_POINTS) {
+      const each = f.pids.map((pid) => residentMb(pid) ?? Number.NaN);
+      rssPoints.push({ rows: ended, rss: each.reduce((a, b) => a + b, 0) });
+    }
     await Promise.race([new Promise((resolve) => setTimeout(resolve, SAMPLE_MS)), f.campaign.exited]);
   }
-  return { early, end, cpu };
+  return { early, end, cpu, rssPoints };
+}
+
+/**
+ * RSS growth per row (kB), the least-squares slope through the readings: one reading lands anywhere in
+ * the collector's cycle (a worker's RSS swings by a hundred MB between major collections), so the two
+ * marks alone can show growth, or a fall, that is only where each landed. Null with under 10 readings.
+ */
+export function growthPerRow(points: readonly RssPoint[]): { kb: number; points: number } | null {
+  const valid = points.filter((p) => Number.isFinite(p.rss));
+  if (valid.length < 10) return null;
+  const meanRows = valid.reduce((a, p) => a + p.rows, 0) / valid.length;
+  const meanRss = valid.reduce((a, p) => a + p.rss, 0) / valid.length;
+  let across = 0;
+  let spread = 0;
+  for (const p of valid) {
+    across += (p.rows - meanRows) * (p.rss - meanRss);
+    spread += (p.rows - meanRows) ** 2;
+  }
+  return spread === 0 ? null : { kb: (across / spread) * 1024, points: valid.length };
 }

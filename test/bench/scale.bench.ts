@@ -27,7 +27,15 @@ import { STALL_MS, sandboxStalls, stallsLine, type LoopStalls } from './loop-sta
 import { callbackProxy, type CallbackCounts, type CallbackProxy } from './callback-proxy';
 import { callbackLines, callbackRuns, who } from './scale-callbacks';
 import { jobsByKind, perRowByPath, sandboxCallbacks, sandboxFailures, type SandboxCallbacks } from './scale-records';
-import { followRun, redisMemory, type Cpu, type CpuUsed, type Sample } from './scale-follow';
+import {
+  followRun,
+  growthPerRow,
+  redisMemory,
+  type Cpu,
+  type CpuUsed,
+  type RssPoint,
+  type Sample,
+} from './scale-follow';
 import {
   cpuSeconds,
   profileArgs,
@@ -89,6 +97,8 @@ interface Outcome extends RunCounts {
   base: Sample;
   early: Sample | null;
   end: Sample | null;
+  /** The workers' RSS together through the run, a point every half a percent of its rows. */
+  rssPoints: RssPoint[];
   redisPeak: number;
   /** Redis's used_memory and keys once the command exited and the workers stopped: what a run leaves. */
   redisAfter: number;
@@ -255,6 +265,7 @@ async function measure(
       base,
       early: followed.early,
       end: followed.end,
+      rssPoints: followed.rssPoints,
       redisPeak,
       redisAfter,
       keysAfter,
@@ -357,10 +368,11 @@ function aimLines(o: Outcome): string[] {
     const [early, end] = [perRow(o, o.early), perRow(o, o.end)];
     const between = o.end.rows - o.early.rows;
     const rssSlope = (o.end.workerRss.reduce((a, b) => a + b, 0) - o.early.workerRss.reduce((a, b) => a + b, 0)) * 1024;
-    const slopeKb = rssSlope / between;
-    lines.push(
-      `${who(o)}: aim worker RSS (all workers together) growing at most ${AIM_RSS_KB_PER_ROW} kB a row from ${o.early.rows} to ${o.end.rows} rows ended: ${met(slopeKb <= AIM_RSS_KB_PER_ROW)} (${slopeKb.toFixed(2)} kB)`,
-    );
+    const fitted = growthPerRow(o.rssPoints.filter((p) => p.rows >= (o.early?.rows ?? 0)));
+    if (fitted)
+      lines.push(
+        `${who(o)}: aim worker RSS (all workers together) growing at most ${AIM_RSS_KB_PER_ROW} kB a row from ${o.early.rows} to ${o.end.rows} rows ended: ${met(fitted.kb <= AIM_RSS_KB_PER_ROW)} (${fitted.kb.toFixed(2)} kB, the slope of a line fitted through ${fitted.points} readings; between the two marks alone ${(rssSlope / between).toFixed(2)} kB)`,
+      );
     lines.push(
       `${who(o)}: per row at ${o.end.rows} / at ${o.early.rows} rows ended (1.00 is flat; aim at most 1.1): worker RSS ${(end.rss / early.rss).toFixed(2)} (${met(end.rss / early.rss <= 1.1)}), Redis ${(end.redis / early.redis).toFixed(2)} (${met(end.redis / early.redis <= 1.1)}); Redis peak ${((o.redisPeak - o.base.redis) / 1024 / ROWS).toFixed(2)} kB per row of the run; left after the run ${((o.redisAfter - o.base.redis) / 1024 / ROWS).toFixed(2)} kB per row in ${o.keysAfter} keys; from ${o.early.rows} to ${o.end.rows} rows ended, per row: worker RSS ${(rssSlope / between).toFixed(2)} kB, Redis ${((o.end.redis - o.early.redis) / 1024 / between).toFixed(2)} kB`,
     );
