@@ -3,6 +3,6 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { runCli } = await import('./index.ts');
+const { runProcess } = await import('./index.ts');
 const { exitWhenDone } = await import('./exit-when-done.ts');
-exitWhenDone(await runCli(process.argv.slice(2)));
+exitWhenDone(await runProcess(process.argv.slice(2)));

@@ -2,7 +2,7 @@
 // (what each says of itself in Redis), and the workers' and Redis's memory the first time that count passes a
 // mark. A sampling loop, not a verdict: the run ends when the campaign command exits.
 import type { Redis } from 'ioredis';
-import { cpuSeconds, residentMb, type StudioProcess } from './scale-processes';
+import { cpuSeconds, workerCpuSeconds, workerResidentMb, type StudioProcess } from './scale-processes';
 
 /** Memory when the rows ended first reached `rows`: each worker's RSS (MB) and Redis's used_memory (bytes). */
 export interface Sample {
@@ -70,7 +70,7 @@ export async function followRun(
   const none = { own: 0, children: 0 };
   const cpu: CpuUsed = { workers: f.pids.map(() => none), studio: none, sandbox: none };
   const readCpu = () => {
-    f.pids.forEach((pid, i) => (cpu.workers[i] = cpuSeconds(pid) ?? cpu.workers[i]));
+    f.pids.forEach((pid, i) => (cpu.workers[i] = workerCpuSeconds(pid) ?? cpu.workers[i]));
     cpu.studio = cpuSeconds(f.campaign.child.pid) ?? cpu.studio;
     cpu.sandbox = cpuSeconds(f.sandboxPid) ?? cpu.sandbox;
   };
@@ -83,7 +83,7 @@ export async function followRun(
   const guardAt = performance.now() + (600 + f.rows * GUARD_SECONDS_PER_ROW) * 1000;
   const sample = async (rows: number): Promise<Sample> => ({
     rows,
-    workerRss: f.pids.map((pid) => residentMb(pid) ?? Number.NaN),
+    workerRss: f.pids.map((pid) => workerResidentMb(pid) ?? Number.NaN),
     redis: (await redisMemory(f.records)).used,
   });
   while (!exited) {
@@ -95,7 +95,7 @@ export async function followRun(
     if (!early && ended >= f.earlyRows) early = await sample(ended);
     if (!end && ended >= f.rows) end = await sample(ended);
     if (ended >= (rssPoints.length + 1) * rowsPerPoint && rssPoints.length < RSS_POINTS) {
-      const each = f.pids.map((pid) => residentMb(pid) ?? Number.NaN);
+      const each = f.pids.map((pid) => workerResidentMb(pid) ?? Number.NaN);
       rssPoints.push({ rows: ended, rss: each.reduce((a, b) => a + b, 0) });
     }
     await Promise.race([new Promise((resolve) => setTimeout(resolve, SAMPLE_MS)), f.campaign.exited]);

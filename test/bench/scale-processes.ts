@@ -147,6 +147,36 @@ export function residentMb(pid: number | undefined): number | null {
   }
 }
 
+/**
+ * A worker's processes: the one started and, on glibc, the child it runs its rows in (started again with
+ * the allocator's settings, electron/cli/worker-malloc.ts). Its memory and CPU are both theirs.
+ */
+export function workerProcesses(pid: number | undefined): number[] {
+  if (pid === undefined) return [];
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return [pid, ...children.map(Number).filter((c) => readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('worker'))];
+  } catch {
+    return [pid];
+  }
+}
+
+/** A worker's resident memory in MB, its child's included, or null once it has gone. */
+export function workerResidentMb(pid: number | undefined): number | null {
+  const each = workerProcesses(pid).map(residentMb);
+  return each.length === 0 || each[0] === null ? null : each.reduce<number>((all, mb) => all + (mb ?? 0), 0);
+}
+
+/** A worker's CPU time so far, its child's included (cpuSeconds), or null once it has gone. */
+export function workerCpuSeconds(pid: number | undefined): { own: number; children: number } | null {
+  const each = workerProcesses(pid).map(cpuSeconds);
+  if (each.length === 0 || each[0] === null) return null;
+  return each.reduce<{ own: number; children: number }>(
+    (all, cpu) => ({ own: all.own + (cpu?.own ?? 0), children: all.children + (cpu?.children ?? 0) }),
+    { own: 0, children: 0 },
+  );
+}
+
 /** Clock ticks a second in /proc/PID/stat (100 on Linux on x86 and arm). */
 const TICKS_PER_SECOND = 100;
 

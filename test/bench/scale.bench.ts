@@ -37,12 +37,12 @@ import {
   type Sample,
 } from './scale-follow';
 import {
-  cpuSeconds,
   profileArgs,
-  residentMb,
   runCampaign,
   startWorker,
   stopProcess,
+  workerCpuSeconds,
+  workerResidentMb,
   type StartedWorker,
   type StudioProcess,
 } from './scale-processes';
@@ -185,10 +185,10 @@ async function measure(
       if (receiver && worker.receiverPort !== null) receiver.target(worker.receiverPort);
     }
     const pids = started.map((w) => w.child.pid);
-    const workersStarting = pids.reduce<number>((all, pid) => all + (cpuSeconds(pid)?.own ?? 0), 0);
+    const workersStarting = pids.reduce<number>((all, pid) => all + (workerCpuSeconds(pid)?.own ?? 0), 0);
     const base: Sample = {
       rows: 0,
-      workerRss: pids.map((pid) => residentMb(pid) ?? 0),
+      workerRss: pids.map((pid) => workerResidentMb(pid) ?? 0),
       redis: (await redisMemory(records)).used,
     };
     const out = join(work, 'out');
@@ -215,7 +215,7 @@ async function measure(
     const { code, out: printed, at: ended } = await campaign.exited;
     if (code !== 0 && code !== 1) throw new Error(`campaign run exited ${code}: ${campaign.said()}`);
     // The workers' CPU to the end of the run, before they stop.
-    const workerCpu = pids.map((pid, i) => cpuSeconds(pid) ?? followed.cpu.workers[i]);
+    const workerCpu = pids.map((pid, i) => workerCpuSeconds(pid) ?? followed.cpu.workers[i]);
     for (const worker of started) await stopProcess(worker);
     const rows = (JSON.parse(printed) as { rows: EndedRow[] }).rows;
     const done = rows.filter((r) => r.state === 'done' && r.file !== null && existsSync(join(out, r.file))).length;

@@ -15,6 +15,7 @@ import { JSON_OPTION } from '../common-options';
 import { CALLBACK_OPTIONS, workerCallbacks, type WorkerCallbacks } from '../worker-callbacks';
 import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { stopSignals } from '../../services/host/stop-signals';
+import { keepHeapNearLive } from '../worker-heap';
 
 /** `--queue URL`, as the commands that can send their rows to workers take it. */
 export const QUEUE_OPTION = {
@@ -100,6 +101,8 @@ export const workerCommand: CliCommand = {
     JSON_OPTION,
   ],
   async run(args, io: CliIo) {
+    // A worker runs for days: its memory follows what it holds, not where V8's collector stands.
+    keepHeapNearLive();
     const queue = queueOf(queueUrlOf(args, io));
     // Heard from the command's start: a stop while it checks the queue or opens its data folder counts too.
     const signals = stopSignals({ say: io.err, what: 'The worker', limitMs: STOP_LIMIT_MS, code: EXIT.failed });
