@@ -8,7 +8,6 @@ import { StudioError } from '../services/host/errors';
 import { OwnerCallError, OwnerRefusedError } from '../services/host/owner-client';
 import { QueueUnavailableError } from '../services/rows/queue/queue-check';
 import { exitWhenDone } from './exit-when-done';
-import { endWithParent, needsWorkerMalloc, runWithWorkerMalloc } from './worker-malloc';
 import { GLOBAL_OPTIONS, ParseStop, parseCommandLine, usageLine } from './parser';
 import { jobsCommands } from './commands/jobs';
 import { exportBodyCommand } from './commands/export-body';
@@ -213,18 +212,7 @@ function exitFor(error: unknown): number {
   return EXIT.failed;
 }
 
-/**
- * This process's own command line (`studio`, or this file run by node): `studio worker` on glibc first
- * starts again with the allocator settings a worker runs with (worker-malloc.ts), and that child ends
- * with this process if it is killed outright.
- */
-export function runProcess(argv: readonly string[]): Promise<number> {
-  if (needsWorkerMalloc(argv)) return runWithWorkerMalloc(argv);
-  if (argv[0] === 'worker') endWithParent();
-  return runCli(argv);
-}
-
 const entry = process.argv[1];
 if (entry && import.meta.url === pathToFileURL(entry).href) {
-  void runProcess(process.argv.slice(2)).then((code) => exitWhenDone(code));
+  void runCli(process.argv.slice(2)).then((code) => exitWhenDone(code));
 }

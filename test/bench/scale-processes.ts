@@ -24,17 +24,16 @@ export function profileArgs(): string[] {
   return process.env.SCALE_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SCALE_PROFILE] : [];
 }
 
-/** `node --import tsx electron/cli/index.ts ARGS` from the repository's root, as the CLI test runs it. */
+/**
+ * `studio ARGS` from the repository's root, as a user runs it (the package's bin, which starts a worker
+ * on glibc again with its allocator's settings).
+ */
 function studio(args: readonly string[], apiKey: string, env: Record<string, string> = {}): StudioProcess {
-  const child = spawn(
-    process.execPath,
-    [...profileArgs(), '--import', 'tsx', join(repoRoot, 'electron/cli/index.ts'), ...args],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, ...env, STUDIO_API_KEY: apiKey },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...profileArgs(), join(repoRoot, 'electron/cli/bin.mjs'), ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env, STUDIO_API_KEY: apiKey },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -149,7 +148,7 @@ export function residentMb(pid: number | undefined): number | null {
 
 /**
  * A worker's processes: the one started and, on glibc, the child it runs its rows in (started again with
- * the allocator's settings, electron/cli/worker-malloc.ts). Its memory and CPU are both theirs.
+ * the allocator's settings, electron/cli/worker-process.mjs). Its memory and CPU are both theirs.
  */
 export function workerProcesses(pid: number | undefined): number[] {
   if (pid === undefined) return [];

@@ -1,3 +1,6 @@
+// How `studio worker` starts on glibc: again, in a child given the allocator settings it runs with.
+// Plain JavaScript, run before the CLI is loaded, so the process that stays as the child's parent holds
+// no more than node itself (loaded, the CLI is about 190 MB).
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 
@@ -11,44 +14,40 @@ import { constants } from 'node:os';
  */
 export const WORKER_MALLOC = 'glibc.malloc.mmap_threshold=65536:glibc.malloc.arena_max=2';
 
-const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** The C library this node runs on, when it is glibc (its version); null on musl, macOS or Windows. */
-export function glibcVersion(): string | null {
-  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
-  return report?.header?.glibcVersionRuntime ?? null;
+export function glibcVersion() {
+  return process.report?.getReport()?.header?.glibcVersionRuntime ?? null;
 }
 
 /**
  * Whether this command line should run again in a child given WORKER_MALLOC: `studio worker` on glibc,
  * started by no one who already chose the allocator's settings (GLIBC_TUNABLES is theirs, or ours in the
- * child itself).
+ * child itself). `glibc`: the C library's version, or how to read it (a report of this process, so only
+ * for a worker).
  */
-export function needsWorkerMalloc(
-  argv: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
-  glibc: string | null = glibcVersion(),
-): boolean {
-  return argv[0] === 'worker' && glibc !== null && env.GLIBC_TUNABLES === undefined;
+export function needsWorkerMalloc(argv, env = process.env, glibc = glibcVersion) {
+  if (argv[0] !== 'worker' || env.GLIBC_TUNABLES !== undefined) return false;
+  return (typeof glibc === 'function' ? glibc() : glibc) !== null;
 }
 
 /**
- * Runs this process's own command line again in a child given WORKER_MALLOC, and answers its exit code.
- * The child has its own process group, so a Ctrl-C reaches it once, through here (a second would end it
- * at once); SIGTERM and SIGHUP are passed on too. Killed outright, this process leaves the child no
- * parent: it ends itself the same way (`endWithParent`), as the operator who killed it meant.
+ * Runs this process's own script again in a child given WORKER_MALLOC, and answers its exit code. The
+ * child has its own process group, so a Ctrl-C reaches it once, through here (a second would end it at
+ * once); SIGTERM and SIGHUP are passed on too. Killed outright, this process leaves the child no parent:
+ * it ends itself the same way (`endWithParent`), as the operator who killed it meant.
  */
-export function runWithWorkerMalloc(argv: readonly string[]): Promise<number> {
+export function runWithWorkerMalloc(argv) {
   const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...argv], {
     env: { ...process.env, GLIBC_TUNABLES: WORKER_MALLOC },
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     detached: true,
   });
-  const pass = (signal: NodeJS.Signals) => () => void child.kill(signal);
-  const passing = FORWARDED.map((signal) => [signal, pass(signal)] as const);
+  const passing = FORWARDED.map((signal) => [signal, () => void child.kill(signal)]);
   for (const [signal, handler] of passing) process.on(signal, handler);
   return new Promise((resolve) => {
-    const done = (code: number) => {
+    const done = (code) => {
       for (const [signal, handler] of passing) process.off(signal, handler);
       resolve(code);
     };
@@ -58,8 +57,8 @@ export function runWithWorkerMalloc(argv: readonly string[]): Promise<number> {
 }
 
 /** In the child: a parent that is gone (killed outright) takes this worker with it, as abruptly. */
-export function endWithParent(): void {
-  if (!process.channel) return;
+export function endWithParent() {
+  if (!process.channel || process.env.GLIBC_TUNABLES !== WORKER_MALLOC) return;
   process.channel.unref();
   process.once('disconnect', () => process.kill(process.pid, 'SIGKILL'));
 }

@@ -1,17 +1,17 @@
 // `studio worker` runs with glibc's allocator settings (issue 67: its malloc heap crept about 3 kB a row
-// under glibc's own moving threshold): on glibc it starts again in a child given them. These are real
-// processes, stopped and killed as an operator would: a stop reaches the child once, and a worker killed
-// outright leaves nothing making rows behind it.
+// under glibc's own moving threshold): on glibc the `studio` command starts it again in a child given
+// them. These are real processes, started as `studio` is, and stopped and killed as an operator would: a
+// stop reaches the child once, and a worker killed outright leaves nothing making rows behind it.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WORKER_MALLOC, glibcVersion, needsWorkerMalloc } from '../../../electron/cli/worker-malloc';
+import { WORKER_MALLOC, glibcVersion, needsWorkerMalloc } from '../../../electron/cli/worker-process.mjs';
 import { until } from '../../wait';
 import { queuePlace } from './queue-fixture';
-import { cliProcess, exitWithin, whenSaid, type CliProcess } from './queue-processes';
+import { exitWithin, whenSaid, type CliProcess } from './queue-processes';
 
-const place = queuePlace('studio-worker-malloc-');
+const place = queuePlace('studio-worker-process-');
 /** Hang guards: a worker stops within 5 s. */
 const GUARD_MS = 30_000;
 /** Every worker process and child this test started, ended with it whatever happened. */
@@ -25,6 +25,24 @@ afterAll(() => {
     }
 });
 const onGlibc = glibcVersion() !== null && process.env.GLIBC_TUNABLES === undefined;
+
+const repoRoot = join(__dirname, '../../..');
+
+/** `studio ARGS` as a user runs it (the package's bin), in its own process group when `group`. */
+function studio(args: readonly string[], env: Record<string, string>, group = false): CliProcess {
+  const child = spawn(process.execPath, [join(repoRoot, 'electron/cli/bin.mjs'), ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: group,
+  });
+  let said = '';
+  child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
+  return { child, said: () => said, printed: () => '', exited };
+}
 
 /** The processes `pid` started that are still there. */
 function childrenOf(pid: number): number[] {
@@ -68,7 +86,7 @@ describe('the allocator a worker runs with', () => {
       const env = { STUDIO_API_KEY: sandbox.apiKey };
 
       // SIGTERM to the process the operator started: the child stops in order, and both are gone.
-      const termed = cliProcess(args('termed'), env);
+      const termed = studio(args('termed'), env);
       const child = await workerChild(termed);
       expect(environ(termed.child.pid as number).some((v) => v.startsWith('GLIBC_TUNABLES='))).toBe(false);
       // glibc reads its settings in place, so the child's environment shows the first of them.
@@ -79,31 +97,21 @@ describe('the allocator a worker runs with', () => {
       expect(alive(child)).toBe(false);
 
       // Killed outright: its child ends too, rather than go on taking rows with no one to stop it.
-      const killed = cliProcess(args('killed'), env);
+      const killed = studio(args('killed'), env);
       const orphan = await workerChild(killed);
       killed.child.kill('SIGKILL');
       await until('the killed worker to take its child with it', () => !alive(orphan), GUARD_MS);
 
       // Ctrl-C in a terminal reaches the whole foreground group: the child hears it once, through its parent.
-      const terminal = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/index.ts', ...args('terminal')], {
-        cwd: join(__dirname, '../../..'),
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      });
-      let said = '';
-      terminal.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
-      const exited = new Promise<number | string>((resolve) =>
-        terminal.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
-      );
-      const asTerminal: CliProcess = { child: terminal, said: () => said, printed: () => '', exited };
+      const asTerminal = studio(args('terminal'), env, true);
+      const terminal = asTerminal.child;
       const heard = await workerChild(asTerminal);
       // Its own group: the terminal's signal is not sent to it beside its parent's (a second one ends it at once).
       expect(group(heard)).not.toBe(group(terminal.pid as number));
       process.kill(-(terminal.pid as number), 'SIGINT');
-      expect(await exitWithin(asTerminal, GUARD_MS, 'the worker to stop on Ctrl-C'), said).toBe(0);
-      expect(said.match(/SIGINT: taking no more rows/g)).toHaveLength(1);
-      expect(said).not.toContain('again: stopping now');
+      expect(await exitWithin(asTerminal, GUARD_MS, 'the worker to stop on Ctrl-C'), asTerminal.said()).toBe(0);
+      expect(asTerminal.said().match(/SIGINT: taking no more rows/g)).toHaveLength(1);
+      expect(asTerminal.said()).not.toContain('again: stopping now');
       expect(alive(heard)).toBe(false);
     },
     300_000,
