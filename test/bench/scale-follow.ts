@@ -62,11 +62,16 @@ export interface CpuUsed {
 
 /**
  * Samples memory at `earlyRows` and at `rows` ended, and the processes' CPU time, until the campaign
- * command exits.
+ * command exits. `earlyCpu` is the CPU used when the early mark was passed: what came after it is the
+ * run's steady part, each worker's start and first rows (its code compiled as it first runs) left out.
  */
-export async function followRun(
-  f: Following,
-): Promise<{ early: Sample | null; end: Sample | null; cpu: CpuUsed; rssPoints: RssPoint[] }> {
+export async function followRun(f: Following): Promise<{
+  early: Sample | null;
+  end: Sample | null;
+  cpu: CpuUsed;
+  earlyCpu: CpuUsed | null;
+  rssPoints: RssPoint[];
+}> {
   const none = { own: 0, children: 0 };
   const cpu: CpuUsed = { workers: f.pids.map(() => none), studio: none, sandbox: none };
   const readCpu = () => {
@@ -77,6 +82,7 @@ export async function followRun(
   const rssPoints: RssPoint[] = [];
   const rowsPerPoint = Math.max(1, Math.floor(f.rows / RSS_POINTS));
   let early: Sample | null = null;
+  let earlyCpu: CpuUsed | null = null;
   let end: Sample | null = null;
   let exited = false;
   void f.campaign.exited.then(() => (exited = true));
@@ -92,7 +98,10 @@ export async function followRun(
     if (performance.now() > guardAt) throw new Error(`the campaign did not end: ${f.campaign.said().slice(-2000)}`);
     readCpu();
     const ended = await rowsEnded(f.records, f.names);
-    if (!early && ended >= f.earlyRows) early = await sample(ended);
+    if (!early && ended >= f.earlyRows) {
+      early = await sample(ended);
+      earlyCpu = { ...cpu, workers: [...cpu.workers] };
+    }
     if (!end && ended >= f.rows) end = await sample(ended);
     if (ended >= (rssPoints.length + 1) * rowsPerPoint && rssPoints.length < RSS_POINTS) {
       const each = f.pids.map((pid) => workerResidentMb(pid) ?? Number.NaN);
@@ -100,7 +109,7 @@ export async function followRun(
     }
     await Promise.race([new Promise((resolve) => setTimeout(resolve, SAMPLE_MS)), f.campaign.exited]);
   }
-  return { early, end, cpu, rssPoints };
+  return { early, end, cpu, earlyCpu, rssPoints };
 }
 
 /**

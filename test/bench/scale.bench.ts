@@ -25,6 +25,7 @@ import { countingProxy, mostInAnyWindow, perSecondByTenth } from './counting-pro
 import { startSandbox } from './jobs.bench';
 import { STALL_MS, sandboxStalls, stallsLine, type LoopStalls } from './loop-stalls';
 import { callbackProxy, type CallbackCounts, type CallbackProxy } from './callback-proxy';
+import { referenceCpuSeconds } from './cpu-reference';
 import { callbackLines, callbackRuns, who } from './scale-callbacks';
 import { jobsByKind, perRowByPath, sandboxCallbacks, sandboxFailures, type SandboxCallbacks } from './scale-records';
 import {
@@ -105,6 +106,10 @@ interface Outcome extends RunCounts {
   keysAfter: number;
   /** CPU seconds used over the run: each worker, the starting studio, the sandbox. */
   cpu: CpuUsed;
+  /** The same when the early mark was passed (null: the run never reached it). */
+  earlyCpu: CpuUsed | null;
+  /** CPU seconds of the reference work (cpu-reference.ts) just before the run and just after it. */
+  reference: [number, number];
   /** The workers' own CPU seconds, together, when each said it takes rows (loading the command: not a row's). */
   workersStarting: number;
 }
@@ -137,6 +142,7 @@ async function measure(
   made: { speechFixture: string; videoFixture: string },
 ): Promise<Outcome> {
   const loadAtStart = loadavg()[0];
+  const referenceBefore = referenceCpuSeconds();
   const work = mkdtempSync(join(tmpdir(), 'studio-bench-scale-'));
   const redis = await startRedis();
   const sandbox = await startSandbox(
@@ -217,6 +223,7 @@ async function measure(
     // The workers' CPU to the end of the run, before they stop.
     const workerCpu = pids.map((pid, i) => workerCpuSeconds(pid) ?? followed.cpu.workers[i]);
     for (const worker of started) await stopProcess(worker);
+    const reference: [number, number] = [referenceBefore, referenceCpuSeconds()];
     const rows = (JSON.parse(printed) as { rows: EndedRow[] }).rows;
     const done = rows.filter((r) => r.state === 'done' && r.file !== null && existsSync(join(out, r.file))).length;
     const failed = rows.filter((r) => r.state === 'failed' && r.problems.length > 0).length;
@@ -270,6 +277,8 @@ async function measure(
       redisAfter,
       keysAfter,
       cpu: { ...followed.cpu, workers: workerCpu },
+      earlyCpu: followed.earlyCpu,
+      reference,
       workersStarting,
     };
   } finally {
@@ -348,6 +357,26 @@ function memoryLines(o: Outcome): string[] {
 const cpuSecondsAll = (o: Outcome) => sum(total(o.cpu.workers)) + sum(o.cpu.studio) + sum(o.cpu.sandbox);
 const coresUsed = (o: Outcome) => cpuSecondsAll(o) / o.seconds;
 
+/** The machine's speed around the run, from the reference work, and the run's CPU a row as a ratio to it. */
+function referenceLine(o: Outcome, cpuPerRow: number): string {
+  const [before, after] = o.reference;
+  const mean = (before + after) / 2;
+  return `${who(o)}: reference work (test/bench/cpu-reference.ts, the median of three): ${before.toFixed(2)} s of CPU before the run, ${after.toFixed(2)} s after; CPU per row ÷ the reference's mean: ${(cpuPerRow / 1000 / mean).toFixed(3)} (a slower machine raises both alike)`;
+}
+
+/** CPU a row from the early mark to the end: each worker's start and first rows (its code compiled as it first runs) left out. */
+function steadyCpu(o: Outcome): string | null {
+  const early = o.earlyCpu;
+  if (!early || !o.early || !o.end) return null;
+  const rows = o.end.rows - o.early.rows;
+  if (rows <= 0) return null;
+  const ms = (now: Cpu, then: Cpu) => ((sum(now) - sum(then)) * 1000) / rows;
+  const workers = ms(total(o.cpu.workers), total(early.workers));
+  const studio = ms(o.cpu.studio, early.studio);
+  const sandbox = ms(o.cpu.sandbox, early.sandbox);
+  return `${who(o)}: CPU per row from ${o.early.rows} to ${o.end.rows} rows ended (the steady part): ${(workers + studio + sandbox).toFixed(0)} ms (workers ${workers.toFixed(0)}, studio ${studio.toFixed(0)}, sandbox ${sandbox.toFixed(0)})`;
+}
+
 function aimLines(o: Outcome): string[] {
   const share = o.rateLimited / o.requests;
   const ratio = o.seconds / bound(o);
@@ -365,7 +394,10 @@ function aimLines(o: Outcome): string[] {
   const cpuPerRow = (cpuSecondsAll(o) * 1000) / ROWS;
   lines.push(
     `${who(o)}: aim CPU per row over every process at most ${AIM_CPU_MS_PER_ROW} ms: ${met(cpuPerRow <= AIM_CPU_MS_PER_ROW)} (${cpuPerRow.toFixed(0)} ms)`,
+    referenceLine(o, cpuPerRow),
   );
+  const steady = steadyCpu(o);
+  if (steady) lines.push(steady);
   if (o.early && o.end) {
     const [early, end] = [perRow(o, o.early), perRow(o, o.end)];
     const between = o.end.rows - o.early.rows;
