@@ -37,7 +37,7 @@ function endingsDiffer(before: readonly Row[], after: readonly Row[]): boolean {
 /**
  * Keeps each campaign's manifest.csv describing its folder while it runs, rewritten whole (atomically)
  * after rows end. A write covers every row, so its cost grows with the campaign: after a write that
- * took d ms, the next one a row's end asks for waits 9·d (1 to 30 s) and takes in every row that ended
+ * took d ms, the next one a row's end asks for waits 29·d (1 to 30 s) and takes in every row that ended
  * meanwhile (paced-write.ts). So a crash leaves a manifest at most one pause behind the folder, and the
  * campaign's next start or its finish writes it whole; the finish, a cancel and a quit write at once.
  */

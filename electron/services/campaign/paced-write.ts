@@ -1,17 +1,20 @@
 /**
- * However slow the last write was, the next one is never held back longer than this. A 100,000-row
- * manifest takes about 2 s to write: with a 10 s cap it took a sixth of the studio's thread, so the cap
- * sits where a tenth still holds for writes of up to about 3 s.
+ * However slow the last write was, the next one is never held back longer than this: a crash leaves a
+ * manifest at most this far behind its folder. A 100,000-row manifest takes about 2 s to write: with a
+ * 10 s cap it took a sixth of the studio's thread; with this one, a fifteenth.
  */
 const LONGEST_PAUSE_MS = 30_000;
 /** However fast, a write after another waits this long: rows ending several a second share one write. */
 const SHORTEST_PAUSE_MS = 1_000;
 /**
- * A pause nine times as long as the last write: a write whose cost grows with a run takes at most a
- * tenth of the thread (with a fifth, a 10,000-row campaign's manifest took about as much of the studio's
- * CPU as everything else it did for the run).
+ * A pause 29 times as long as the last write: a write whose cost grows with a run takes at most a
+ * thirtieth of the thread. With a fifth, a 10,000-row campaign's manifest took about as much of the
+ * studio's CPU as everything else it did for the run; with a tenth, the scale bench's studio wrote its
+ * 9,000-row manifest every 1.1 to 1.9 s (each write 110 to 190 ms), and its CPU a row rose through the
+ * run from 25 to 31 ms. Its rows' videos are in the folder as they end; the manifest that lists them is
+ * at most a few seconds later (4.4 s at 150 ms a write), and the finish writes it at once.
  */
-const PAUSE_PER_WRITE = 9;
+const PAUSE_PER_WRITE = 29;
 
 const pauseAfter = (writeMs: number): number =>
   Math.min(Math.max(PAUSE_PER_WRITE * writeMs, SHORTEST_PAUSE_MS), LONGEST_PAUSE_MS);
@@ -35,7 +38,7 @@ interface Waiting<T> {
 
 /**
  * One file rewritten from the newest value, one write at a time, at a pace that follows the cost of a
- * write: a value set after a write that took d ms is written 9·d later (at least 1 s, at most 30 s), and every value set
+ * write: a value set after a write that took d ms is written 29·d later (at least 1 s, at most 30 s), and every value set
  * meanwhile replaces it, so however fast values come only the newest is written at that pace. `now`
  * and `settle` (a quit) never sit out a pause: what waits is written at once.
  */
