@@ -11,7 +11,7 @@ const SHORTEST_PAUSE_MS = 1_000;
  * thirtieth of the thread. With a fifth, a 10,000-row campaign's manifest took about as much of the
  * studio's CPU as everything else it did for the run; with a tenth, the scale bench's studio wrote its
  * 9,000-row manifest every 1.1 to 1.9 s (each write 110 to 190 ms), and its CPU a row rose through the
- * run from 25 to 31 ms. Its rows' videos are in the folder as they end; the manifest that lists them is
+ * run from 25 to 30 ms. Its rows' videos are in the folder as they end; the manifest that lists them is
  * at most a few seconds later (4.4 s at 150 ms a write), and the finish writes it at once.
  */
 const PAUSE_PER_WRITE = 29;
