@@ -231,12 +231,6 @@ export class SqliteLedgerStorage implements LedgerStorage {
  * a power cut such a job is polled again. An fsync per poll round held a worker's main thread about
  * 20 ms a row, with the rows' other requests waiting behind it.
  */
-interface Statements {
-  put: Database.Statement<unknown[]>;
-  remove: Database.Statement<unknown[]>;
-}
-const prepared = new WeakMap<Sqlite, Statements>();
-
 function mustReachDisk(record: JobRecord | null): boolean {
   if (!record) return false;
   return (
@@ -244,16 +238,66 @@ function mustReachDisk(record: JobRecord | null): boolean {
   );
 }
 
+const prepared = new WeakMap<Sqlite, JobWrites>();
+
 /** The turn's changes of jobs, inside the turn's transaction (prepared once per connection). */
 function writeChanges(db: Sqlite, values: Map<string, JobRecord | null>): void {
-  let statements = prepared.get(db);
-  if (!statements) {
-    statements = { put: db.prepare(PUT_JOB), remove: db.prepare(REMOVE_JOB) };
-    prepared.set(db, statements);
+  let writes = prepared.get(db);
+  if (!writes) {
+    writes = new JobWrites(db);
+    prepared.set(db, writes);
   }
-  const { put, remove } = statements;
   for (const [id, record] of values) {
-    if (record === null) remove.run(id);
-    else put.run(id, JSON.stringify(record), ...jobColumns(record));
+    if (record === null) writes.remove(id);
+    else writes.put(id, [JSON.stringify(record), ...jobColumns(record)]);
+  }
+}
+
+/** How many shapes of update (sets of changed columns) a connection keeps prepared; a job changes few ways. */
+const UPDATE_SHAPES = 64;
+
+/**
+ * A job's row written with only the columns its change touched. An upsert sets every column, and SQLite
+ * then rewrites the job's entry in each of the table's twenty indexes whatever their values: a poll's
+ * answer (its record and its count of polls) wrote about six times the pages of the change itself, into
+ * the WAL and again at each checkpoint, in every worker and the studio. The row is read first (by its
+ * key, a page already in the cache); a new job is inserted whole.
+ */
+class JobWrites {
+  private readonly read: Database.Statement<unknown[]>;
+  private readonly insert: Database.Statement<unknown[]>;
+  private readonly drop: Database.Statement<unknown[]>;
+  private readonly updates = new Map<string, Database.Statement<unknown[]>>();
+
+  constructor(private readonly db: Sqlite) {
+    this.read = db.prepare(`SELECT ${JOB_FIELDS.join(', ')} FROM jobs WHERE id = ?`).raw();
+    this.insert = db.prepare(PUT_JOB);
+    this.drop = db.prepare(REMOVE_JOB);
+  }
+
+  /** `values`: the record's JSON and its columns, in JOB_FIELDS' order. */
+  put(id: string, values: (string | number | null)[]): void {
+    const now = this.read.get(id) as unknown[] | undefined;
+    if (!now) return void this.insert.run(id, ...values);
+    const changed = JOB_FIELDS.flatMap((_, i) => (now[i] === values[i] ? [] : [i]));
+    if (changed.length === 0) return;
+    const update = this.update(changed);
+    if (!update) return void this.insert.run(id, ...values);
+    update.run(...changed.map((i) => values[i]), id);
+  }
+
+  remove(id: string): void {
+    this.drop.run(id);
+  }
+
+  /** The UPDATE of these columns (null past UPDATE_SHAPES: the caller writes the whole row). */
+  private update(changed: number[]): Database.Statement<unknown[]> | null {
+    const key = changed.join(',');
+    let update = this.updates.get(key);
+    if (!update && this.updates.size < UPDATE_SHAPES) {
+      update = this.db.prepare(`UPDATE jobs SET ${changed.map((i) => `${JOB_FIELDS[i]} = ?`).join(', ')} WHERE id = ?`);
+      this.updates.set(key, update);
+    }
+    return update ?? null;
   }
 }

@@ -166,6 +166,57 @@ describe('SqliteLedgerStorage', () => {
     expect(found(`SELECT id FROM jobs INDEXED BY jobs_charges WHERE ${charges}`)).toEqual(['a']);
   });
 
+  // Fails when a change sets every column (mutation: put() always running PUT_JOB, the upsert): SQLite then
+  // rewrites the job's entry in every index whatever its values, six times the pages of a poll's change.
+  it("sets only the columns a job's change touched, and none when nothing changed", async () => {
+    const dir = tempDir('ledger-columns-');
+    const ledger = openLedger(dir);
+    const campaign = { type: 'campaign-row', campaignId: 'camp', row: 3, step: 'voiceover', take: 1 } as const;
+    const polled = { ...record('a', 'processing'), purpose: campaign, remoteId: 'r-a', polls: 1 };
+    await ledger.put(polled);
+    // A trigger per column, fired whenever an UPDATE sets it (its value changed or not).
+    const db = raw(dir);
+    const columns = (db.prepare('PRAGMA table_info(jobs)').all() as { name: string }[])
+      .map((c) => c.name)
+      .filter((name) => name !== 'id');
+    db.exec(
+      `CREATE TABLE touched (name TEXT); ${columns
+        .map(
+          (c) => `CREATE TRIGGER set_${c} AFTER UPDATE OF ${c} ON jobs BEGIN INSERT INTO touched VALUES ('${c}'); END;`,
+        )
+        .join(' ')}`,
+    );
+    const touched = () => {
+      const names = (db.prepare('SELECT name FROM touched').raw().all() as string[][]).map(([name]) => name);
+      db.exec('DELETE FROM touched');
+      return names.sort();
+    };
+    await ledger.put({ ...polled, polls: 2 });
+    expect(touched()).toEqual(['polls', 'record']);
+    await ledger.put({ ...polled, polls: 2 });
+    expect(touched()).toEqual([]);
+    const ended = {
+      ...polled,
+      phase: 'completed' as const,
+      polls: 3,
+      finishedAt: 9,
+      resultUrl: 'https://cdn.example/a',
+    };
+    await ledger.put(ended);
+    expect(touched()).toEqual(['finished_at', 'phase', 'polls', 'record']);
+    ledger.close();
+    expect(db.prepare('PRAGMA integrity_check').raw().get()).toEqual(['ok']);
+    const written = db.prepare("SELECT * FROM jobs WHERE id = 'a'").get() as Record<string, unknown>;
+    const [json, ...rest] = [JSON.stringify(ended), ...jobColumns(ended)];
+    expect(JSON.parse(written.record as string)).toEqual(JSON.parse(json as string));
+    expect(rest).toEqual(
+      ['kind', 'phase', 'connection_id', 'project_id', 'created_at', 'finished_at', 'expires_at', 'remote_id']
+        .concat(['summary', 'run_id', 'purpose_type', 'cost_state', 'cost_credits', 'keepable', 'purpose_row'])
+        .concat(['purpose_step', 'purpose_take', 'polls'])
+        .map((c) => written[c]),
+    );
+  });
+
   it('refuses ids that are not the engine’s own', async () => {
     const ledger = openLedger(tempDir('ledger-id-'));
     await expect(ledger.put(record('../x'))).rejects.toThrow(/Invalid job id/);
