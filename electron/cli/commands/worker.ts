@@ -16,6 +16,7 @@ import { CALLBACK_OPTIONS, workerCallbacks, type WorkerCallbacks } from '../work
 import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { stopSignals } from '../../services/host/stop-signals';
 import { keepHeapNearLive } from '../worker-heap';
+import { trimMallocEvery } from '../worker-trim';
 
 /** `--queue URL`, as the commands that can send their rows to workers take it. */
 export const QUEUE_OPTION = {
@@ -106,6 +107,8 @@ export const workerCommand: CliCommand = {
     const queue = queueOf(queueUrlOf(args, io));
     // Heard from the command's start: a stop while it checks the queue or opens its data folder counts too.
     const signals = stopSignals({ say: io.err, what: 'The worker', limitMs: STOP_LIMIT_MS, code: EXIT.failed });
+    // glibc keeps the pages freed below a block in use: hand them back every 30 s (worker-trim.ts).
+    const stopTrim = trimMallocEvery();
     try {
       // Before anything else: a queue that cannot be used is said within seconds, not by minutes of silence.
       await checkedQueue(queue.url, io);
@@ -121,6 +124,7 @@ export const workerCommand: CliCommand = {
         await callbacks?.close();
       }
     } finally {
+      stopTrim?.();
       signals.dispose();
     }
   },
