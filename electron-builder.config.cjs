@@ -12,7 +12,8 @@ module.exports = {
   icon: 'resources/icons/icon.png',
   // Electron is optional and may be installed without its binary: the lock file says which one to package.
   electronVersion: lockedElectronVersion(__dirname),
-  files: ['out/**/*', 'package.json', '!**/*.map', '!out/renderer/**/*.part'],
+  // koffi (28 MB, every platform's binary) serves `studio worker` alone, which runs on Node, not in the app.
+  files: ['out/**/*', 'package.json', '!**/*.map', '!out/renderer/**/*.part', '!node_modules/koffi{,/**}'],
   asar: true,
   // Native binaries must be real files to be executed (ffmpeg-static and the npm ffmpeg/ffprobe builds)
   // or loaded (libsql's N-API addon, in its per-platform @libsql/<platform> package: dlopen cannot read

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { WORKER_MALLOC } from './worker-process.mjs';
+import { WORKER_MALLOC, glibcVersion } from './worker-process.mjs';
 
 /**
  * How often a worker hands malloc's free pages back to the system: every 30 s. glibc's allocator gives
@@ -16,9 +16,7 @@ type Trim = (pad: number) => number;
 
 /** glibc's malloc_trim through koffi (an optional dependency), or null: not glibc, or no koffi. */
 export function loadTrim(): Trim | null {
-  if (process.platform !== 'linux' || !process.report?.getReport) return null;
-  const header = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header;
-  if (!header?.glibcVersionRuntime) return null;
+  if (glibcVersion() === null) return null;
   try {
     const koffi = createRequire(import.meta.url)('koffi') as {
       load(path: string): { func(signature: string): Trim };

@@ -3,6 +3,7 @@ import type { RunProgress } from '../../common/jobs/run-progress';
 import { EXIT, type CliIo } from '../command';
 import { LiveRunLine } from './progress-bars';
 import { stopSignals } from '../../services/host/stop-signals';
+import { pauseAfter } from '../../services/campaign/paced-write';
 
 /** A command stopped by Ctrl-C or SIGTERM that has not ended by then ends outright (within 5 s in any state). */
 const STOP_LIMIT_MS = 4_500;
@@ -59,15 +60,22 @@ export async function followRun(run: FollowedRun, io: CliIo, { json }: { json: b
         })
       : null;
   let printing = false;
+  // The last read's start and length: a read that took long skips ticks (pauseAfter, as the live line does).
+  let read = { at: -Infinity, ms: 0 };
   const printLine = () => {
     // A read still going when the next tick comes makes that tick's line: one line at a time.
-    if (printing) return;
+    const pause = pauseAfter(read.ms);
+    if (printing || (pause > PLAIN_PROGRESS_MS && performance.now() - read.at < pause)) return;
     printing = true;
+    const at = performance.now();
     void run
       .read()
       .then((now) => io.err(plainRunLine(now.progress, now.charged)))
       .catch(() => undefined)
-      .finally(() => (printing = false));
+      .finally(() => {
+        read = { at, ms: performance.now() - at };
+        printing = false;
+      });
   };
   const stopLines = terminal ? () => {} : (io.every ?? everyByInterval)(PLAIN_PROGRESS_MS, printLine);
   let wake: () => void = () => {};

@@ -39,36 +39,128 @@ const FIRST_GUESS = 2;
 
 type Step = 'voiceover' | 'video';
 
-/**
- * A kind of step's requests as its ended steps average: those ended lately when there are enough of
- * them, as a step's polls follow how long the service takes now (its queue grows as a long run goes on).
- */
+/** Enough steps ended in the window for their mean to be the pace's (else every ended step's). */
 const ENOUGH_RECENT = 20;
-
-class StepTally {
-  private all = { steps: 0, requests: 0 };
-  private recent = { steps: 0, requests: 0 };
-  add(requests: number, lately: boolean): void {
-    for (const tally of lately ? [this.all, this.recent] : [this.all]) {
-      tally.steps += 1;
-      tally.requests += requests;
-    }
-  }
-  mean(): number {
-    const tally = this.recent.steps >= ENOUGH_RECENT ? this.recent : this.all;
-    return tally.steps ? tally.requests / tally.steps : FIRST_GUESS;
-  }
-}
 
 type WorkJob = Pick<JobView, 'purpose' | 'polls' | 'finishedAt' | 'createdAt' | 'phase'>;
 
-/** One take of a row as its jobs tell it: the requests of each of its steps, and how its voiceovers ended. */
-interface TakeWork {
-  voiceovers: number[];
+/** A step's count and its requests (its create and its polls). */
+export interface Tally {
+  steps: number;
+  requests: number;
+}
+
+/** One take of a row as its jobs tell it: its ended steps, the requests of those running, its failed voiceovers. */
+export interface TakeWork {
+  voiceoversEnded: number;
   voiceoversRunning: number[];
   voiceoversFailed: number;
-  videos: number[];
+  videosEnded: number;
   videosRunning: number[];
+}
+
+/** What a campaign's pace is read from: the ask (runWorkQuery) that workSums or the database answers. */
+export interface RunWorkQuery {
+  campaignId: string;
+  /** Steps ended and requests sent after this are in the pace's window (twice WORK_WINDOW_MS before now). */
+  windowFrom: number;
+  /** The voiceovers a take of the template sends: a take's voiceovers are over once so many ended. */
+  voiceovers: number;
+  /** The rows under way and the take each is on: only their takes are read step by step. */
+  underWay: { row: number; take: number }[];
+}
+
+/**
+ * A campaign's jobs as its pace needs them: sums over every job, and job by job only the few whose
+ * requests may fall in the window or whose take is under way. The status the command's progress line
+ * asks for every 5 s read each job of the run into the host's thread, one by one, to work its pace out
+ * (55 ms at 10,000 rows, and growing with the run); the database sums them where they are kept
+ * (records/run-job-sums.ts) in half that, and hands over only the window's jobs and the rows' under way.
+ */
+export interface RunWorkSums {
+  /** Ended steps of each kind: all of them, and those ended in the window. */
+  ended: Record<Step, { all: Tally; recent: Tally }>;
+  /** The takes whose voiceovers are over (all ended, or one failed): how many, their voiceovers, and how many failed none. */
+  over: { takes: number; voiceovers: number; pastVoiceovers: number };
+  /** The takes of the rows under way that have a job, by `row:take`. */
+  takes: Map<string, TakeWork>;
+  /** The jobs still running or created or ended in the window: those whose requests may have left in it. */
+  live: Pick<WorkJob, 'polls' | 'finishedAt' | 'createdAt'>[];
+}
+
+/** The key of a take in RunWorkSums.takes. */
+export const takeKey = (row: number, take: number): string => `${row}:${take}`;
+
+/** A take of which no step is known yet. */
+export const noTakeWork = (): TakeWork => ({
+  voiceoversEnded: 0,
+  voiceoversRunning: [],
+  voiceoversFailed: 0,
+  videosEnded: 0,
+  videosRunning: [],
+});
+
+/** No step ended yet, of either kind. */
+export const noStepsEnded = (): RunWorkSums['ended'] => ({
+  voiceover: { all: { steps: 0, requests: 0 }, recent: { steps: 0, requests: 0 } },
+  video: { all: { steps: 0, requests: 0 }, recent: { steps: 0, requests: 0 } },
+});
+
+const stepOf = (step: string | undefined): Step => (step === 'voiceover' ? 'voiceover' : 'video');
+
+/** The ask for a campaign's pace at `now`: its window, its template's voiceovers, its rows under way. */
+export function runWorkQuery(
+  record: Pick<CampaignRecord, 'id' | 'rows' | 'target' | 'template'>,
+  now: number,
+): RunWorkQuery {
+  return {
+    campaignId: record.id,
+    windowFrom: now - 2 * WORK_WINDOW_MS,
+    voiceovers: stepsOfRow(record).voiceovers,
+    underWay: record.rows
+      .filter((r) => !CAMPAIGN_ROW_ENDED.has(r.state) && r.state !== 'held')
+      .map((r) => ({ row: r.row, take: r.take })),
+  };
+}
+
+/** The sums of RunWorkSums over jobs held in memory (the database sums the same in run-job-sums.ts). */
+export function workSums(jobs: ReadonlyArray<WorkJob>, query: RunWorkQuery): RunWorkSums {
+  const ended = noStepsEnded();
+  const live: RunWorkSums['live'] = [];
+  const takes = new Map<string, TakeWork>();
+  for (const job of jobs) {
+    const purpose = job.purpose;
+    if (purpose.type !== 'campaign-row' || purpose.campaignId !== query.campaignId) continue;
+    const requests = 1 + job.polls;
+    const { finishedAt, createdAt } = job;
+    if (finishedAt === null || finishedAt > query.windowFrom || createdAt > query.windowFrom) live.push(job);
+    const key = takeKey(purpose.row, purpose.take ?? 0);
+    const take = takes.get(key) ?? noTakeWork();
+    takes.set(key, take);
+    const step = stepOf(purpose.step);
+    if (finishedAt === null) (step === 'voiceover' ? take.voiceoversRunning : take.videosRunning).push(requests);
+    else {
+      if (step === 'voiceover') take.voiceoversEnded += 1;
+      else take.videosEnded += 1;
+      for (const tally of finishedAt > query.windowFrom ? [ended[step].all, ended[step].recent] : [ended[step].all]) {
+        tally.steps += 1;
+        tally.requests += requests;
+      }
+    }
+    if (step === 'voiceover' && job.phase === 'failed') take.voiceoversFailed += 1;
+  }
+  const over = [...takes.values()].filter((t) => t.voiceoversFailed > 0 || t.voiceoversEnded >= query.voiceovers);
+  const underWay = new Set(query.underWay.map((r) => takeKey(r.row, r.take)));
+  return {
+    ended,
+    over: {
+      takes: over.length,
+      voiceovers: over.reduce((sum, t) => sum + t.voiceoversEnded + t.voiceoversRunning.length, 0),
+      pastVoiceovers: over.filter((t) => t.voiceoversFailed === 0).length,
+    },
+    takes: new Map([...takes].filter(([key]) => underWay.has(key))),
+    live,
+  };
 }
 
 /**
@@ -82,7 +174,15 @@ export function campaignWork(
   jobs: ReadonlyArray<WorkJob>,
   now: number,
 ): RunWork {
-  const ended: Record<Step, StepTally> = { voiceover: new StepTally(), video: new StepTally() };
+  return campaignWorkFromSums(record, workSums(jobs, runWorkQuery(record, now)), now);
+}
+
+/** The same work from its sums, however they were read (workSums, or the database's). */
+export function campaignWorkFromSums(
+  record: Pick<CampaignRecord, 'rows' | 'target' | 'template'>,
+  sums: RunWorkSums,
+  now: number,
+): RunWork {
   const sent = new Map<number, number>();
   const count = (at: number, requests: number) => {
     if (at <= now - 2 * WORK_WINDOW_MS || at > now) return;
@@ -90,39 +190,27 @@ export function campaignWork(
     const second = Math.ceil(at / 1000) * 1000;
     sent.set(second, (sent.get(second) ?? 0) + requests);
   };
-  const takes = new Map<string, TakeWork>();
-  for (const job of jobs) {
-    const purpose = job.purpose;
-    if (purpose.type !== 'campaign-row' || purpose.campaignId !== record.id) continue;
-    const requests = 1 + job.polls;
-    countSent(job, now, count);
-    const key = `${purpose.row}:${purpose.take}`;
-    const take = takes.get(key) ?? {
-      voiceovers: [],
-      voiceoversRunning: [],
-      voiceoversFailed: 0,
-      videos: [],
-      videosRunning: [],
-    };
-    takes.set(key, take);
-    const endedAt = job.finishedAt;
-    if (purpose.step === 'voiceover') {
-      (endedAt === null ? take.voiceoversRunning : take.voiceovers).push(requests);
-      if (job.phase === 'failed') take.voiceoversFailed += 1;
-    } else (endedAt === null ? take.videosRunning : take.videos).push(requests);
-    if (endedAt !== null) ended[purpose.step].add(requests, endedAt > now - 2 * WORK_WINDOW_MS);
-  }
-  const perStep = (step: Step) => ended[step].mean();
+  for (const job of sums.live) countSent(job, now, count);
+  const perStep = (step: Step) => stepMean(sums.ended[step]);
   const shape = stepsOfRow(record);
-  const odds = takeOdds([...takes.values()], shape.voiceovers);
+  const odds = takeOdds(sums.over, shape.voiceovers);
   const requestsPerRow = odds.voiceovers * perStep('voiceover') + shape.videos * perStep('video') * odds.pastVoiceovers;
   const per = { voiceover: perStep('voiceover'), video: perStep('video') };
   const left = (take: TakeWork | undefined) => (take ? takeLeft(take, shape, per, odds) : requestsPerRow);
   const made = record.rows
     .filter((r) => !CAMPAIGN_ROW_ENDED.has(r.state) && r.state !== 'held')
-    .reduce((sum, r) => sum + requestsPerRow - left(takes.get(`${r.row}:${r.take}`)), 0);
+    .reduce((sum, r) => sum + requestsPerRow - left(sums.takes.get(takeKey(r.row, r.take))), 0);
   const recent = [...sent].sort((a, b) => a[0] - b[0]);
   return { requestsPerRow, underWayMade: Math.max(0, made / requestsPerRow), recent };
+}
+
+/**
+ * A kind of step's requests as its ended steps average: those ended lately when there are enough of
+ * them, as a step's polls follow how long the service takes now (its queue grows as a long run goes on).
+ */
+function stepMean({ all, recent }: { all: Tally; recent: Tally }): number {
+  const tally = recent.steps >= ENOUGH_RECENT ? recent : all;
+  return tally.steps ? tally.requests / tally.steps : FIRST_GUESS;
 }
 
 /** What a take is likely to make, as the takes past their voiceovers tell it. */
@@ -138,14 +226,9 @@ interface TakeOdds {
  * at a voiceover ends sooner than a made one, so early in a run the rows ended held too many of them.
  * Before any take's voiceovers are over, every row is taken to make every step.
  */
-function takeOdds(takes: readonly TakeWork[], voiceovers: number): TakeOdds {
-  const over = takes.filter((t) => t.voiceoversFailed > 0 || t.voiceovers.length >= voiceovers);
-  if (voiceovers === 0 || over.length === 0) return { voiceovers, pastVoiceovers: 1 };
-  const sent = over.reduce((sum, t) => sum + t.voiceovers.length + t.voiceoversRunning.length, 0);
-  return {
-    voiceovers: sent / over.length,
-    pastVoiceovers: over.filter((t) => t.voiceoversFailed === 0).length / over.length,
-  };
+function takeOdds(over: RunWorkSums['over'], voiceovers: number): TakeOdds {
+  if (voiceovers === 0 || over.takes === 0) return { voiceovers, pastVoiceovers: 1 };
+  return { voiceovers: over.voiceovers / over.takes, pastVoiceovers: over.pastVoiceovers / over.takes };
 }
 
 /** The requests a take under way has still to make: what its running and unsent steps have left, on average. */
@@ -159,9 +242,9 @@ function takeLeft(
     requests.reduce((sum, made) => sum + Math.max(0, per - made), 0);
   const voiceoversRunning = stillSent(take.voiceoversRunning, perStep.voiceover);
   if (take.voiceoversFailed > 0) return voiceoversRunning;
-  const voiceoversSent = take.voiceovers.length + take.voiceoversRunning.length;
-  const voiced = take.voiceovers.length >= shape.voiceovers;
-  const videosUnsent = Math.max(0, shape.videos - take.videos.length - take.videosRunning.length);
+  const voiceoversSent = take.voiceoversEnded + take.voiceoversRunning.length;
+  const voiced = take.voiceoversEnded >= shape.voiceovers;
+  const videosUnsent = Math.max(0, shape.videos - take.videosEnded - take.videosRunning.length);
   // Past its voiceovers, a row makes its videos; before, as often as rows get there.
   const videosLeft =
     stillSent(take.videosRunning, perStep.video) + videosUnsent * perStep.video * (voiced ? 1 : odds.pastVoiceovers);

@@ -10,7 +10,7 @@ import { campaignFormats, type CampaignFormat } from '../../common/campaign/camp
 import { rowFiles } from './row-files';
 import { csvHeader, csvLine } from './manifest-lines';
 import { campaignView, type CampaignView } from '../../common/bridge/campaigns';
-import { campaignWork } from '../../common/campaign/campaign-work';
+import { campaignWork, campaignWorkFromSums, runWorkQuery } from '../../common/campaign/campaign-work';
 import type { RunSumsReader } from '../jobs/run-sums';
 
 export const CAMPAIGN_MANIFEST = 'manifest.csv';
@@ -93,7 +93,7 @@ export function campaignViewFromSums(record: CampaignRecord, queries: RunSumsRea
     charged,
     note,
     sums.atService,
-    campaignWork(record, queries.campaignWork(record.id), now),
+    campaignWorkFromSums(record, queries.campaignWork(runWorkQuery(record, now)), now),
   );
 }
 

@@ -1,5 +1,5 @@
 import type { JobPhase } from '../../common/jobs/phases';
-import type { JobPurpose } from '../../common/jobs/purpose';
+import type { RunWorkQuery, RunWorkSums } from '../../common/campaign/campaign-work';
 import type { RunAtService } from '../../common/jobs/run-at-service';
 import type { RunFigures } from '../../common/jobs/run-balance';
 
@@ -28,15 +28,6 @@ export interface RunJobSumsQuery {
   balance?: { since: number; until: number | null };
 }
 
-/** What a run's pace is worked out from, of each of its jobs (common/campaign/campaign-work.ts). */
-export interface RunWorkJob {
-  purpose: Extract<JobPurpose, { type: 'campaign-row' }>;
-  polls: number;
-  createdAt: number;
-  finishedAt: number | null;
-  phase: JobPhase;
-}
-
 /** What a batch's own fields say of its rows' states (voices/batch-view.ts batchView). */
 export interface BatchRowsQuery {
   batchId: string;
@@ -58,6 +49,6 @@ export interface RunSumsReader {
   batchRows(query: BatchRowsQuery): Record<string, number> | null;
   /** The runs with a job of this purpose whose result expires after `from` and by `to`. */
   runsExpiring(purposeType: string, from: number, to: number): string[];
-  /** The fields of a campaign's jobs its pace needs, read now and held by nobody. */
-  campaignWork(campaignId: string): RunWorkJob[];
+  /** What a campaign's pace needs of its jobs, summed where they are kept. */
+  campaignWork(query: RunWorkQuery): RunWorkSums;
 }

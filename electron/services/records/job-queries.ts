@@ -21,9 +21,10 @@ import {
 } from './job-filter-sql';
 import { costGroups, sumTotals, type CostGroupRow, type TotalsRow } from './job-cost-groups';
 import { MIGRATIONS, RUN_ROW_COLUMNS } from './schema';
-import { campaignWorkJobs, runJobSums, RUNS_EXPIRING } from './run-job-sums';
+import { campaignWorkSums, runJobSums, RUNS_EXPIRING } from './run-job-sums';
 import { batchRowCounts } from './batch-row-counts';
-import type { BatchRowsQuery, RunJobSums, RunJobSumsQuery, RunSumsReader, RunWorkJob } from '../jobs/run-sums';
+import type { RunWorkQuery, RunWorkSums } from '../../common/campaign/campaign-work';
+import type { BatchRowsQuery, RunJobSums, RunJobSumsQuery, RunSumsReader } from '../jobs/run-sums';
 import type { LedgerStorage } from '../jobs/ledger';
 import { jobColumns, PUT_JOB, SqliteLedgerStorage } from './sqlite-ledger';
 
@@ -67,8 +68,8 @@ export class SqlJobQueries implements JobQueries {
     return runJobSums(this.db, query);
   }
 
-  campaignWork(campaignId: string): RunWorkJob[] {
-    return campaignWorkJobs(this.db, campaignId);
+  campaignWork(query: RunWorkQuery): RunWorkSums {
+    return campaignWorkSums(this.db, query);
   }
 
   runsExpiring(purposeType: string, from: number, to: number): string[] {
@@ -256,8 +257,8 @@ export class SnapshotJobQueries implements JobQueries {
     return this.current().runSums(query);
   }
 
-  campaignWork(campaignId: string): RunWorkJob[] {
-    return this.current().campaignWork(campaignId);
+  campaignWork(query: RunWorkQuery): RunWorkSums {
+    return this.current().campaignWork(query);
   }
 
   runsExpiring(purposeType: string, from: number, to: number): string[] {
@@ -302,7 +303,7 @@ export function ledgerQueries(
     ids: (selection, limit, known) => current().ids(selection, limit, known),
     idPage: (selection, after, limit, known) => current().idPage(selection, after, limit, known),
     runSums: (query) => current().runSums(query),
-    campaignWork: (campaignId) => current().campaignWork(campaignId),
+    campaignWork: (query) => current().campaignWork(query),
     batchRows: (query) => current().batchRows(query),
     runsExpiring: (purposeType, from, to) => current().runsExpiring(purposeType, from, to),
     invalidate: () => snapshot.invalidate(),

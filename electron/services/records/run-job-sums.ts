@@ -1,6 +1,14 @@
 import type { RunFigures } from '../../common/jobs/run-balance';
 import type { RunAtService } from '../../common/jobs/run-at-service';
-import type { RunJobSums, RunJobSumsQuery, RunWorkJob } from '../jobs/run-sums';
+import {
+  noStepsEnded,
+  noTakeWork,
+  takeKey,
+  type RunWorkQuery,
+  type RunWorkSums,
+  type TakeWork,
+} from '../../common/campaign/campaign-work';
+import type { RunJobSums, RunJobSumsQuery } from '../jobs/run-sums';
 import type { Sqlite } from './database';
 
 /**
@@ -55,23 +63,62 @@ export function runJobSums(db: Sqlite, query: RunJobSumsQuery): RunJobSums {
   };
 }
 
-export const WORK_JOBS = `SELECT purpose_row AS row, coalesce(purpose_take, 0) AS take, purpose_step AS step,
-    coalesce(polls, 0) AS polls, created_at, finished_at, phase
-  FROM jobs WHERE run_id = ? AND purpose_type = 'campaign-row'`;
+/** A campaign's row jobs; ?1 is its id. A step other than a voiceover counts as a video, as campaign-work.ts has it. */
+const OF_CAMPAIGN = `run_id = ?1 AND purpose_type = 'campaign-row'`;
+const VOICEOVER = `purpose_step = 'voiceover'`;
+const REQUESTS = '1 + coalesce(polls, 0)';
+
+/** Ended steps of each kind (voiceover 1, video 0): all of them, and those ended after ?2. */
+export const WORK_ENDED = `SELECT coalesce(${VOICEOVER}, 0) AS voiceover, count(*) AS steps, total(${REQUESTS}) AS requests,
+    count(CASE WHEN finished_at > ?2 THEN 1 END) AS recentSteps,
+    total(CASE WHEN finished_at > ?2 THEN ${REQUESTS} END) AS recentRequests
+  FROM jobs WHERE ${OF_CAMPAIGN} AND finished_at IS NOT NULL GROUP BY 1`;
+
+/** The takes whose voiceovers are over (?2 of them ended, or one failed): how many, their voiceovers, how many failed none. */
+export const WORK_OVER = `SELECT count(*) AS takes, total(voiceovers) AS voiceovers,
+    count(CASE WHEN failed = 0 THEN 1 END) AS pastVoiceovers
+  FROM (SELECT count(CASE WHEN ${VOICEOVER} THEN 1 END) AS voiceovers,
+      count(CASE WHEN ${VOICEOVER} AND finished_at IS NOT NULL THEN 1 END) AS ended,
+      count(CASE WHEN ${VOICEOVER} AND phase = 'failed' THEN 1 END) AS failed
+    FROM jobs WHERE ${OF_CAMPAIGN} GROUP BY purpose_row, coalesce(purpose_take, 0))
+  WHERE failed > 0 OR ended >= ?2`;
+
+/** The jobs whose requests may have left after ?2: running, or created or ended since. */
+export const WORK_LIVE = `SELECT coalesce(polls, 0) AS polls, created_at AS createdAt, finished_at AS finishedAt
+  FROM jobs WHERE ${OF_CAMPAIGN} AND (finished_at IS NULL OR finished_at > ?2 OR created_at > ?2)`;
+
+/** The jobs of the rows in ?2 (a JSON array of row numbers), every take: the caller keeps the rows' own takes. */
+export const WORK_TAKES = `SELECT purpose_row AS row, coalesce(purpose_take, 0) AS take, coalesce(${VOICEOVER}, 0) AS voiceover,
+    ${REQUESTS} AS requests, finished_at IS NOT NULL AS ended, phase = 'failed' AS failed
+  FROM jobs WHERE ${OF_CAMPAIGN} AND purpose_row IN (SELECT value FROM json_each(?2))`;
 
 /**
- * The few fields of a campaign's jobs its pace needs, read a row at a time and kept by nobody: the pace
- * weighs each take's steps one by one, which no sum says.
+ * What a campaign's pace needs of its jobs (common/campaign/campaign-work.ts), summed over its run's
+ * index: sums over every job, and job by job only those of the window and of the rows under way.
  */
-export function campaignWorkJobs(db: Sqlite, campaignId: string): RunWorkJob[] {
-  const jobs: RunWorkJob[] = [];
-  for (const r of db.prepare(WORK_JOBS).iterate(campaignId) as Iterable<Record<string, never>>)
-    jobs.push({
-      purpose: { type: 'campaign-row', campaignId, row: r.row, take: r.take, step: r.step },
-      polls: r.polls,
-      createdAt: r.created_at,
-      finishedAt: r.finished_at,
-      phase: r.phase,
-    });
-  return jobs;
+export function campaignWorkSums(db: Sqlite, query: RunWorkQuery): RunWorkSums {
+  const { campaignId, windowFrom } = query;
+  const ended = noStepsEnded();
+  for (const r of db.prepare(WORK_ENDED).all(campaignId, windowFrom) as Record<string, number>[])
+    ended[r.voiceover ? 'voiceover' : 'video'] = {
+      all: { steps: r.steps, requests: r.requests },
+      recent: { steps: r.recentSteps, requests: r.recentRequests },
+    };
+  const found = db.prepare(WORK_OVER).get(campaignId, query.voiceovers) as RunWorkSums['over'];
+  const over = { takes: found.takes, voiceovers: found.voiceovers, pastVoiceovers: found.pastVoiceovers };
+  const live = db.prepare(WORK_LIVE).all(campaignId, windowFrom) as RunWorkSums['live'];
+  const wanted = new Set(query.underWay.map((r) => takeKey(r.row, r.take)));
+  const takes = new Map<string, TakeWork>();
+  const rows = JSON.stringify([...new Set(query.underWay.map((r) => r.row))]);
+  for (const job of db.prepare(WORK_TAKES).iterate(campaignId, rows) as Iterable<Record<string, number>>) {
+    const key = takeKey(job.row, job.take);
+    if (!wanted.has(key)) continue;
+    const take = takes.get(key) ?? noTakeWork();
+    takes.set(key, take);
+    if (!job.ended) (job.voiceover ? take.voiceoversRunning : take.videosRunning).push(job.requests);
+    else if (job.voiceover) take.voiceoversEnded += 1;
+    else take.videosEnded += 1;
+    if (job.voiceover && job.failed) take.voiceoversFailed += 1;
+  }
+  return { ended, over, takes, live };
 }

@@ -91,6 +91,11 @@ describe('the allocator a worker runs with', () => {
       expect(environ(termed.child.pid as number).some((v) => v.startsWith('GLIBC_TUNABLES='))).toBe(false);
       // glibc reads its settings in place, so the child's environment shows the first of them.
       expect(environ(child).some((v) => v.startsWith(`GLIBC_TUNABLES=${WORKER_MALLOC.split(':')[0]}`))).toBe(true);
+      // The child hands malloc's free pages back (worker-trim.ts): it has loaded koffi to call malloc_trim,
+      // and its parent, which makes no rows, has not.
+      const loaded = (pid: number) => readFileSync(`/proc/${pid}/maps`, 'utf8').includes('/koffi/');
+      expect(loaded(child)).toBe(true);
+      expect(loaded(termed.child.pid as number)).toBe(false);
       termed.child.kill('SIGTERM');
       expect(await exitWithin(termed, GUARD_MS, 'the worker to stop on SIGTERM'), termed.said()).toBe(0);
       expect(termed.said()).toContain('SIGTERM: taking no more rows');

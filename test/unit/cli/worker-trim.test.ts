@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WORKER_MALLOC } from '../../../electron/cli/worker-process.mjs';
+import { WORKER_MALLOC, glibcVersion } from '../../../electron/cli/worker-process.mjs';
 import { WORKER_TRIM_MS, loadTrim, trimMallocEvery } from '../../../electron/cli/worker-trim';
 
 describe('trimMallocEvery', () => {
@@ -29,9 +29,7 @@ describe('trimMallocEvery', () => {
 
 describe('loadTrim', () => {
   // koffi is an optional dependency: where it installed on glibc, the worker must find malloc_trim with it.
-  const glibc = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } }).header
-    ?.glibcVersionRuntime;
-  it.runIf(process.platform === 'linux' && glibc)("calls glibc's malloc_trim through koffi", () => {
+  it.runIf(glibcVersion() !== null)("calls glibc's malloc_trim through koffi", () => {
     const trim = loadTrim();
     expect(trim).not.toBeNull();
     // 1: memory was handed back; 0: there was none to hand back. Anything else is not malloc_trim.

@@ -278,4 +278,34 @@ describe("the terminal's live line", () => {
     expect(written[0].startsWith('[')).toBe(true);
     expect(written.slice(1).every((text) => text.startsWith('\x1b[1F\x1b[2K'))).toBe(true);
   });
+
+  it('waits 29 times as long as a slow read took before the next (a 100,000-row run sums for half a second)', async () => {
+    let now = T0;
+    let reads = 0;
+    const progress = runProgress(input({ tally: { ...none, done: 1, waiting: 1 } }), T0);
+    const line = new LiveRunLine(
+      () => undefined,
+      async () => {
+        reads += 1;
+        now += 200;
+        return { progress, running: true };
+      },
+      () => now,
+    );
+    const began = now;
+    const drawn = () => new Promise((resolve) => setTimeout(resolve, 0));
+    line.changed();
+    await drawn();
+    expect(reads).toBe(1);
+    // That read took 200 ms: 2 s after it began is too soon, and so is a moment before 29 times 200 ms.
+    now = began + 2_000;
+    line.changed();
+    now = began + 29 * 200 - 1;
+    line.changed();
+    expect(reads).toBe(1);
+    now = began + 29 * 200;
+    line.changed();
+    await drawn();
+    expect(reads).toBe(2);
+  });
 });

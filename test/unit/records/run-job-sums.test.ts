@@ -8,9 +8,19 @@ import { runFigures } from '../../../electron/common/jobs/run-balance';
 import { campaignViewFromLedger, campaignViewFromSums } from '../../../electron/services/campaign/campaign-manifest';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { toJobView } from '../../../electron/services/jobs/job-view';
+import { runWorkQuery, workSums, type RunWorkSums } from '../../../electron/common/campaign/campaign-work';
 import { SqlJobQueries } from '../../../electron/services/records/job-queries';
 import { openLedger } from '../../../electron/services/records/open-ledger';
-import { AT_SERVICE, CHARGED_BY_ROW, FIGURES, STEPS, WORK_JOBS } from '../../../electron/services/records/run-job-sums';
+import {
+  AT_SERVICE,
+  CHARGED_BY_ROW,
+  FIGURES,
+  STEPS,
+  WORK_ENDED,
+  WORK_LIVE,
+  WORK_OVER,
+  WORK_TAKES,
+} from '../../../electron/services/records/run-job-sums';
 import type { SqliteLedgerStorage } from '../../../electron/services/records/sqlite-ledger';
 import { loadTemplate } from '../campaign/template-fixture';
 import { record, removeTempDirs, tempDir } from './ledger-fixtures';
@@ -115,6 +125,8 @@ async function ledgerWith(jobs: readonly JobRecord[]) {
   return { ledger, db };
 }
 
+const SUMS = [CHARGED_BY_ROW, AT_SERVICE, STEPS, FIGURES, WORK_ENDED, WORK_OVER, WORK_LIVE, WORK_TAKES];
+
 describe("a campaign's view summed in the database", () => {
   it.each([
     ['running', false],
@@ -136,6 +148,29 @@ describe("a campaign's view summed in the database", () => {
     expect(whole.atService?.unknown).toBeGreaterThan(0);
     expect(whole.balanceNote).toMatch(/add up to/);
     expect(whole.work?.recent.length).toBeGreaterThan(0);
+    ledger.close();
+  });
+
+  it("sums what its pace needs as the jobs read whole do, reading job by job only the window's and the rows' under way", async () => {
+    const jobs = [...fixtureJobs('c1'), ...fixtureJobs('c2')];
+    const { ledger, db } = await ledgerWith(jobs);
+    const run = campaign('c1', false);
+    const query = runWorkQuery(run, NOW);
+    const views = ledger.find({ runId: 'c1' }).map((r) => toJobView(r, NOW));
+    const inMemory = workSums(views, query);
+    const summed = new SqlJobQueries(db, () => NOW).campaignWork(query);
+    expect(inOrder(summed)).toEqual(inOrder(inMemory));
+    // Every part says something: steps ended lately and before, takes over and past their voiceovers,
+    // takes under way with steps running and ended, and fewer jobs read one by one than the run has.
+    expect(inMemory.ended.voiceover.recent.steps).toBeGreaterThan(0);
+    expect(inMemory.ended.video.all.steps).toBeGreaterThan(inMemory.ended.video.recent.steps);
+    expect(inMemory.over.takes).toBeGreaterThan(inMemory.over.pastVoiceovers);
+    expect(inMemory.over.pastVoiceovers).toBeGreaterThan(0);
+    const takes = [...inMemory.takes.values()];
+    expect(takes.some((t) => t.voiceoversRunning.length + t.videosRunning.length > 0)).toBe(true);
+    expect(takes.some((t) => t.voiceoversEnded + t.videosEnded > 0)).toBe(true);
+    expect(inMemory.live.length).toBeGreaterThan(0);
+    expect(inMemory.live.length).toBeLessThan(views.length);
     ledger.close();
   });
 
@@ -181,18 +216,34 @@ describe("a campaign's view summed in the database", () => {
       (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...sampleParams(sql)) as { detail: string }[])
         .map((r) => r.detail)
         .join('; ');
-    for (const sql of [CHARGED_BY_ROW, AT_SERVICE, STEPS, FIGURES, WORK_JOBS]) {
+    for (const sql of SUMS) {
       // Any index keyed on the run will do (jobs_page_run, or schema step 9's jobs_batch_cost for the charges).
       expect(plan(sql)).toMatch(/SEARCH jobs USING (COVERING )?INDEX \w+ \([^)]*run_id=\?/);
       expect(plan(sql)).not.toMatch(/SCAN jobs(?! USING)/);
     }
     // No figure needs a record: the index holds every column each reads (the rows, steps and polls
     // of schema step 10 included), so none parses the JSON of each of the run's jobs.
-    for (const sql of [CHARGED_BY_ROW, AT_SERVICE, STEPS, FIGURES, WORK_JOBS])
-      expect(plan(sql)).toContain('COVERING INDEX');
+    for (const sql of SUMS) expect(plan(sql)).toContain('COVERING INDEX');
     ledger.close();
   });
 });
+
+/** Sums as a pace reads them: the order of the jobs and of the takes read one by one says nothing. */
+function inOrder(sums: RunWorkSums) {
+  const sorted = (numbers: number[]) => [...numbers].sort((a, b) => a - b);
+  return {
+    ...sums,
+    live: sums.live
+      .map(({ polls, createdAt, finishedAt }) => ({ polls, createdAt, finishedAt }))
+      .sort((a, b) => a.createdAt - b.createdAt || a.polls - b.polls),
+    takes: [...sums.takes]
+      .map(([key, t]) => [
+        key,
+        { ...t, voiceoversRunning: sorted(t.voiceoversRunning), videosRunning: sorted(t.videosRunning) },
+      ])
+      .sort(([a], [b]) => String(a).localeCompare(String(b))),
+  };
+}
 
 /** Stand-in values for a statement's parameters (any value does): EXPLAIN QUERY PLAN needs them bound. */
 function sampleParams(sql: string): (string | number)[] {
