@@ -108,6 +108,10 @@ export const noStepsEnded = (): RunWorkSums['ended'] => ({
 
 const stepOf = (step: string | undefined): Step => (step === 'voiceover' ? 'voiceover' : 'video');
 
+/** The rows whose work is partly made or still to come: not ended, and not held for their user. */
+const rowsUnderWay = (record: Pick<CampaignRecord, 'rows'>) =>
+  record.rows.filter((r) => !CAMPAIGN_ROW_ENDED.has(r.state) && r.state !== 'held');
+
 /** The ask for a campaign's pace at `now`: its window, its template's voiceovers, its rows under way. */
 export function runWorkQuery(
   record: Pick<CampaignRecord, 'id' | 'rows' | 'target' | 'template'>,
@@ -117,9 +121,7 @@ export function runWorkQuery(
     campaignId: record.id,
     windowFrom: now - 2 * WORK_WINDOW_MS,
     voiceovers: stepsOfRow(record).voiceovers,
-    underWay: record.rows
-      .filter((r) => !CAMPAIGN_ROW_ENDED.has(r.state) && r.state !== 'held')
-      .map((r) => ({ row: r.row, take: r.take })),
+    underWay: rowsUnderWay(record).map((r) => ({ row: r.row, take: r.take })),
   };
 }
 
@@ -197,9 +199,10 @@ export function campaignWorkFromSums(
   const requestsPerRow = odds.voiceovers * perStep('voiceover') + shape.videos * perStep('video') * odds.pastVoiceovers;
   const per = { voiceover: perStep('voiceover'), video: perStep('video') };
   const left = (take: TakeWork | undefined) => (take ? takeLeft(take, shape, per, odds) : requestsPerRow);
-  const made = record.rows
-    .filter((r) => !CAMPAIGN_ROW_ENDED.has(r.state) && r.state !== 'held')
-    .reduce((sum, r) => sum + requestsPerRow - left(sums.takes.get(takeKey(r.row, r.take))), 0);
+  const made = rowsUnderWay(record).reduce(
+    (sum, r) => sum + requestsPerRow - left(sums.takes.get(takeKey(r.row, r.take))),
+    0,
+  );
   const recent = [...sent].sort((a, b) => a[0] - b[0]);
   return { requestsPerRow, underWayMade: Math.max(0, made / requestsPerRow), recent };
 }
