@@ -1,6 +1,6 @@
 import type { DownloadView } from '../../common/bridge/downloads';
 import { progressText, type RunProgress } from '../../common/jobs/run-progress';
-import { pauseAfter } from '../../services/campaign/paced-write';
+import { pauseAfter } from '../../common/campaign/pause-after';
 
 const WIDTH = 24;
 

@@ -3,7 +3,7 @@ import type { RunProgress } from '../../common/jobs/run-progress';
 import { EXIT, type CliIo } from '../command';
 import { LiveRunLine } from './progress-bars';
 import { stopSignals } from '../../services/host/stop-signals';
-import { pauseAfter } from '../../services/campaign/paced-write';
+import { pauseAfter } from '../../common/campaign/pause-after';
 
 /** A command stopped by Ctrl-C or SIGTERM that has not ended by then ends outright (within 5 s in any state). */
 const STOP_LIMIT_MS = 4_500;

@@ -1,7 +1,7 @@
 // The Campaigns page's pause banners say what a pause does now that Pause stops spending at once: no
 // paid request leaves after the click, the steps the service still holds finish and are saved (how many,
 // and at what cost, from the run's jobs in the ledger), and the rows left are counted as rows end.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import type { PriceQuote } from '@common/bridge';
 import type { CampaignView } from '@common/bridge/campaigns';
@@ -11,6 +11,9 @@ import { useStudioApi } from '@/bridge';
 import { mountCampaigns } from './mount-campaigns';
 import { fakeApi } from '../library/fake-api';
 import { viewHandlers } from './grid-host';
+
+/** A hang guard only: a change of a campaign is read within a second of the page's last read. */
+const GUARD_MS = 15_000;
 
 afterEach(() => useStudioApi(undefined));
 
@@ -104,8 +107,13 @@ describe('the pause banners of the Campaigns page', () => {
     expect(banner()).not.toContain('rows under way finish');
     // The two videos at the service finished and were saved: fewer rows left, nothing at the service.
     await change(paused(4, null, { steps: 0, credits: 0, unknown: 0 }));
-    expect(banner()).toBe(
-      'Paused: no paid request is sent after the pause. Nothing is at the service now. 4 rows left (about 42 credits); Resume goes on from there.',
+    // Read again at the page's pace (status-reads.ts): within a second of the last read here.
+    await vi.waitFor(
+      () =>
+        expect(banner()).toBe(
+          'Paused: no paid request is sent after the pause. Nothing is at the service now. 4 rows left (about 42 credits); Resume goes on from there.',
+        ),
+      { timeout: GUARD_MS },
     );
     wrapper.unmount();
   });
@@ -117,8 +125,12 @@ describe('the pause banners of the Campaigns page', () => {
     const banner = () => wrapper.get('[data-testid="campaign-pause"]').text();
     expect(banner()).toContain('6 rows left (about 64 credits to finish them, those steps included)');
     await change(paused(3, pause, { steps: 1, credits: 10, unknown: 0 }));
-    expect(banner()).toContain(
-      'Paused: the account ran out of credits. 1 step still at the service finishes and is saved (about 10 credits). 5 rows left (about 53 credits to finish them, those steps included); nothing failed for it.',
+    await vi.waitFor(
+      () =>
+        expect(banner()).toContain(
+          'Paused: the account ran out of credits. 1 step still at the service finishes and is saved (about 10 credits). 5 rows left (about 53 credits to finish them, those steps included); nothing failed for it.',
+        ),
+      { timeout: GUARD_MS },
     );
     wrapper.unmount();
   });
