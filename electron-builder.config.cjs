@@ -12,8 +12,17 @@ module.exports = {
   icon: 'resources/icons/icon.png',
   // Electron is optional and may be installed without its binary: the lock file says which one to package.
   electronVersion: lockedElectronVersion(__dirname),
-  // koffi (28 MB, every platform's binary) serves `studio worker` alone, which runs on Node, not in the app.
-  files: ['out/**/*', 'package.json', '!**/*.map', '!out/renderer/**/*.part', '!node_modules/koffi{,/**}'],
+  // koffi (28 MB, every platform's binary) serves `studio worker` alone, and the bundles of the web host and
+  // the command line (15 MB each with their code caches) serve `npm start` in a browser and `studio`: they
+  // run on Node, not in the app.
+  files: [
+    'out/**/*',
+    'package.json',
+    '!**/*.map',
+    '!out/renderer/**/*.part',
+    '!out/{web,cli}{,/**}',
+    '!node_modules/koffi{,/**}',
+  ],
   asar: true,
   // Native binaries must be real files to be executed (ffmpeg-static and the npm ffmpeg/ffprobe builds)
   // or loaded (libsql's N-API addon, in its per-platform @libsql/<platform> package: dlopen cannot read

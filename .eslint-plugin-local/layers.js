@@ -39,9 +39,10 @@ export const LAYERS = {
   },
   cli: {
     folder: 'electron/cli',
-    imports: ['common', 'services', 'emulator'],
+    imports: ['common', 'services', 'emulator', 'launch'],
     refuses: ['electron'],
-    about: 'The `studio` command; a composition root, so it starts or reaches the built-in sandbox.',
+    about:
+      'The `studio` command; a composition root, so it starts or reaches the built-in sandbox. Its bin runs it from the bundle launch makes.',
   },
   main: {
     folder: 'electron/main',
@@ -59,7 +60,8 @@ export const LAYERS = {
     folder: 'electron/launch',
     imports: [],
     refuses: [],
-    about: 'Plain scripts behind npm start, web, dist and postinstall; they run before anything is built.',
+    about:
+      'Plain scripts behind npm start, web, dist and postinstall, and the bundles of the web host and the command line; they run before anything is built.',
   },
   renderer: {
     folder: 'renderer',

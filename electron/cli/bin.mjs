@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// The `studio` command: loads the TypeScript CLI through tsx and runs it. `studio worker` on glibc first
-// starts again with its allocator's settings (worker-process.mjs), before the CLI is loaded here.
+// The `studio` command: runs the command line from its bundle (cli-bundle.mjs), made again first when a
+// source changed, or from its TypeScript through tsx when no bundle can be made. `studio worker` on glibc
+// first starts again with its allocator's settings (worker-process.mjs), before the CLI is loaded here.
 import { endWithParent, needsWorkerMalloc, runWithWorkerMalloc } from './worker-process.mjs';
+import { cliBundle } from './cli-bundle.mjs';
 
 const argv = process.argv.slice(2);
 if (needsWorkerMalloc(argv)) {
@@ -9,8 +11,13 @@ if (needsWorkerMalloc(argv)) {
   process.exit(code);
 }
 endWithParent();
-const { register } = await import('tsx/esm/api');
-register();
-const { runCli } = await import('./index.ts');
-const { exitWhenDone } = await import('./exit-when-done.ts');
-exitWhenDone(await runCli(argv));
+const cli = await cliBundle();
+if (cli) {
+  cli.exitWhenDone(await cli.runCli(argv));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  const { runCli } = await import('./index.ts');
+  const { exitWhenDone } = await import('./exit-when-done.ts');
+  exitWhenDone(await runCli(argv));
+}

@@ -60,10 +60,16 @@ const build = spawnSync(
 );
 if (build.status !== 0) console.log('The page could not be built now; `npm start` builds it on first start.');
 
-// The web host's bundle too, so the first `npm start` in a browser does not wait for it.
-try {
-  const { buildWebBundle } = await import('./web-bundle.mjs');
-  await buildWebBundle(root);
-} catch (error) {
-  console.log(`The web host could not be bundled now (${error.message}); \`npm start\` bundles it on first start.`);
+// The web host's and the command line's bundles too, so the first `npm start` in a browser and the first
+// `studio worker` do not wait for them.
+const { buildBundle } = await import('./bundles.mjs');
+for (const [name, what, when] of [
+  ['web', 'The web host', '`npm start`'],
+  ['cli', 'The command line', '`studio worker`'],
+]) {
+  try {
+    await buildBundle(root, name);
+  } catch (error) {
+    console.log(`${what} could not be bundled now (${error.message}); ${when} bundles it on first start.`);
+  }
 }

@@ -13,7 +13,7 @@ import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ensureRendererBuilt } from '../../electron/web/build-renderer';
-import { buildWebBundle, webBundleIsStale } from '../../electron/launch/web-bundle.mjs';
+import { buildBundle, bundleIsStale } from '../../electron/launch/bundles.mjs';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS, chromiumPath } from '../e2e/chromium';
 import { folderWithJournal } from './records-folder';
@@ -148,7 +148,7 @@ function report(all: Figures[]): void {
 
 export async function run(): Promise<void> {
   await ensureRendererBuilt(root);
-  if (webBundleIsStale(root)) await buildWebBundle(root);
+  if (bundleIsStale(root, 'web')) await buildBundle(root, 'web');
   console.log(
     `Machine: ${cpus().length} cores, load average ${loadavg()
       .map((l) => l.toFixed(2))

@@ -17,7 +17,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { ensureRendererBuilt } from '../../electron/web/build-renderer';
 import { CHROMIUM_FLAGS, chromiumPath, launchBrowser } from '../e2e/browser';
-import { buildWebBundle, webBundleIsStale } from '../../electron/launch/web-bundle.mjs';
+import { buildBundle, bundleIsStale } from '../../electron/launch/bundles.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const COLD_AIM_S = 3;
@@ -156,7 +156,7 @@ async function measure(context: BrowserContext, dataDir: string, port: number, l
 
 export async function run(): Promise<void> {
   await ensureRendererBuilt(root);
-  if (webBundleIsStale(root)) await buildWebBundle(root);
+  if (bundleIsStale(root, 'web')) await buildBundle(root, 'web');
   // Node loads its fetch on first use (tens of milliseconds of CPU): done here, not inside a timed start.
   await fetch('data:text/plain,warm');
   const browser = await launchBrowser();

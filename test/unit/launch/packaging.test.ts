@@ -80,7 +80,7 @@ describe('packaging (electron-builder)', () => {
     });
   });
 
-  it('packs the built app and nothing of the sources, tests or maps', () => {
+  it('packs the built app and nothing of the sources, tests, maps or the bundles that run on Node', () => {
     expect(packed(pkg.main)).toBe(true);
     for (const file of [
       'out/main/index.js',
@@ -95,6 +95,9 @@ describe('packaging (electron-builder)', () => {
       'renderer/src/App.vue',
       'test/unit/x.test.ts',
       'out/renderer/assets/index-abc.js.map',
+      'out/web/cli.cjs',
+      'out/cli/studio.cjs',
+      'out/cli/studio.cjs.v8cache',
       'README.md',
     ])
       expect(packed(file), file).toBe(false);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cookieName } from '../../../electron/web/access';
-import { buildWebBundle, webBundleIsStale, webBundlePath } from '../../../electron/launch/web-bundle.mjs';
+import { buildBundle, bundleIsStale, bundlePath } from '../../../electron/launch/bundles.mjs';
 import { until } from '../../wait';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -16,10 +16,10 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 // bundled fails here, not on a user's machine).
 describe('the web host bundle', () => {
   it('is rebuilt when stale, starts, serves the page and answers the bridge from the sandbox', async () => {
-    await buildWebBundle(root);
-    expect(webBundleIsStale(root)).toBe(false);
+    await buildBundle(root, 'web');
+    expect(bundleIsStale(root, 'web')).toBe(false);
     // Its code cache is made with it, so that the first start compiles from it too.
-    expect(existsSync(`${webBundlePath(root)}.v8cache`)).toBe(true);
+    expect(existsSync(`${bundlePath(root, 'web')}.v8cache`)).toBe(true);
     const child = spawn(
       process.execPath,
       [join(root, 'electron/launch/web.mjs'), '--port', '0', '--data-dir', dataDir],
@@ -56,7 +56,7 @@ describe('the web host bundle', () => {
   }, 300_000);
 
   it("keeps V8's compiled code after a start, and the next start compiles from it", async () => {
-    const cache = `${webBundlePath(root)}.v8cache`;
+    const cache = `${bundlePath(root, 'web')}.v8cache`;
     rmSync(cache, { force: true });
     const first = await startBundledHost();
     try {
