@@ -2,7 +2,7 @@
 // rather than through tsx. A start loads one compiled file instead of compiling a few hundred TypeScript
 // files. And a worker lives for hours: under tsx's loader, every import() of its life is a round trip to
 // the loader's own thread (music-metadata imports its parser for each voiceover it measures). Bundled, a
-// worker's row took 3 to 5 ms less CPU, and its start 4 s less (docs/performance.md).
+// worker's row after its start took 1 to 3 ms less CPU, and its start about 4 s less (docs/performance.md).
 // Plain JavaScript, as bin.mjs is: it runs before anything can compile TypeScript.
 import { join } from 'node:path';
 import { buildBundle, bundleIsStale, bundlePath, loadBundle } from '../launch/bundles.mjs';

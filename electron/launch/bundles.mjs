@@ -3,9 +3,10 @@
 // - `web`: the web host (out/web/cli.cjs). A start loads one script instead of compiling a few hundred
 //   TypeScript files and resolving hundreds of dependency files (2.4 s before, 0.3 s now, to the host
 //   listening on a 2-core machine).
-// - `cli`: the command line, as `studio worker` runs it (out/cli/studio.cjs). Through tsx, every import()
-//   of a worker's life was a round trip to the loader's own thread: music-metadata imports its parser at
-//   each voiceover it measures, about 3 ms of CPU a row between the two threads (docs/performance.md).
+// - `cli`: the command line, every `studio` command (out/cli/studio.cjs). Through tsx, every import() of
+//   a worker's life was a round trip to the loader's own thread: music-metadata imports its parser at
+//   each voiceover it measures (in CPU profiles, 2.5 ms a row on the loader's thread and about 1.4 ms on
+//   the worker's own; docs/performance.md).
 // Each is made after `npm install` and again whenever a source under electron/ is newer than it. They are
 // CommonJS so that they can be compiled with V8's code cache (`loadBundle`): compiling 3.4 MB was most of
 // what is left of a start, and Node 20 has no code cache for ES modules.
