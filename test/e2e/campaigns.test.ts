@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { parseProject, setOutput } from '@common/composition';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
-import { openLedger } from '../../electron/services/records/open-ledger';
+import { readLedgerJobs } from '../read-ledger';
 import { HANG_GUARD_MS } from '../wait';
 import { newStudioContext, screenshot } from './browser';
 import { freezeWhen, restartableStudio, type HostProcess } from './host-process';
@@ -82,7 +82,7 @@ interface LedgerJob {
 }
 
 function campaignJobs(): LedgerJob[] {
-  return (openLedger(studio.dataDir).loadAll() as LedgerJob[]).filter((job) => job.purpose?.type === 'campaign-row');
+  return (readLedgerJobs(studio.dataDir) as LedgerJob[]).filter((job) => job.purpose?.type === 'campaign-row');
 }
 
 /** The campaign's finished videos in its folder so far. */

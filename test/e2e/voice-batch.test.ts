@@ -6,17 +6,17 @@ import type { Page } from 'playwright-core';
 import { newStudioContext, screenshot } from './browser';
 import { freezeWhen, restartableStudio } from './host-process';
 import { watchErrors, type PageErrors } from './outage';
-import { openLedger } from '../../electron/services/records/open-ledger';
 import { confirmPrice } from './price';
+import { readLedgerJobs } from '../read-ledger';
 import { HANG_GUARD_MS } from '../wait';
 
 const studio = restartableStudio('studio-e2e-batch-');
 
 /** The batch's jobs in the ledger. */
 function batchJobs(): { row: number; phase: string }[] {
-  return openLedger(studio.dataDir)
-    .loadAll()
-    .flatMap((job) => (job.purpose?.type === 'batch-row' ? [{ row: job.purpose.row, phase: job.phase }] : []));
+  return readLedgerJobs(studio.dataDir).flatMap((job) =>
+    job.purpose?.type === 'batch-row' ? [{ row: job.purpose.row, phase: job.phase }] : [],
+  );
 }
 
 /** Ledger jobs per batch row: a row sent twice would have two. */
