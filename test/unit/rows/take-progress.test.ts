@@ -5,7 +5,7 @@
 // stalled-job recovery. The jobs made so far travel with the progress, so the row's report still
 // carries every job made for it (the operator's sequence found a taken-over row's voiceovers in no ledger).
 import { Job } from 'bullmq';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { JobView } from '@common/bridge/jobs';
 import type { RowBase, RunBase } from '../../../electron/services/rows/engine/row-kind';
 import { RowTakes, takeJobId, type RowTake } from '../../../electron/services/rows/queue/row-takes';
@@ -91,6 +91,58 @@ describe("a take's progress at the queue", () => {
     } finally {
       letGo();
       await Promise.all(workers.map((w) => w.stopWithin(0)));
+      await studio.closeWithin(0);
+    }
+  });
+
+  it('writes changes made while a write is on its way together, as the row then stands', async () => {
+    const space = prefix();
+    const at = { kind: 'campaign', runId: 'c2', row: 0, take: 0 };
+    await new RunShelf(client(), space).putRun('campaign', {
+      id: 'c2',
+      createdAt: 0,
+      state: 'running',
+      rows: [],
+    } as RunBase<RowBase>);
+    const handed: VoicedRow = { row: 0, state: 'voiceover', take: 0, problems: [], voiceovers: {} };
+    const steps = ['a', 'b', 'c', 'd', 'e'].map((s, i) => ({
+      ...handed,
+      state: i === 4 ? 'video' : 'voiceover',
+      voiceovers: { [s]: `https://sandbox/voice-${s}.mp3` },
+    }));
+    const voiceover = { id: 'j-1', remoteId: 'r-voice', kind: 'tts' } as JobView;
+    let finish = (): void => undefined;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const maker: RowMaker = {
+      kind: 'campaign',
+      make: async (_run, row, live) => {
+        // Five changes in one turn: the first is written at once, the four after it wait for it and go as one.
+        for (const step of steps) live.progress(step, () => [voiceover]);
+        await finished;
+        return { outcome: 'ended', record: { ...row, state: 'done' }, jobs: [voiceover] };
+      },
+    };
+    const writes = vi.spyOn(Job.prototype, 'updateData');
+    const studio = new RowTakes({ url: redis().url, prefix: space });
+    const worker = new RowWorker({ url: redis().url, prefix: space, makers: [maker], id: 'w1', stallMs: 1_000 });
+    try {
+      await holdRow(client(), space, 'campaign', 'c2', 0);
+      await studio.hand({ kind: 'campaign', runId: 'c2', row: handed });
+      worker.start();
+      await until("the row's last change kept in its job's data", async () => {
+        const job = await Job.fromId<RowTake>(studio.queue, takeJobId(at));
+        return job?.data.row.state === 'video';
+      });
+      const kept = await Job.fromId<RowTake>(studio.queue, takeJobId(at));
+      expect(kept?.data.row).toEqual(steps[4]);
+      expect(kept?.data.jobs).toEqual([voiceover]);
+      expect(writes.mock.calls.map(([data]) => (data as RowTake).row)).toEqual([steps[0], steps[4]]);
+      finish();
+      await until('the row reported', async () => (await studio.report(at)) !== null);
+    } finally {
+      writes.mockRestore();
+      finish();
+      await worker.stopWithin(0);
       await studio.closeWithin(0);
     }
   });

@@ -305,26 +305,41 @@ export class RowTakes {
   /**
    * The take's progress kept in its job's data (`job.updateData`, BullMQ's way of keeping a job's steps,
    * which its process-step-jobs pattern reads on the next attempt): each change of a row under way writes
-   * the row as it stands, in order, so a worker that takes the row over after this one is killed starts
-   * from that step, with what the steps before made (a campaign row's voiceovers are not asked for again).
-   * Progress (`updateProgress`) is for watchers: each write is an event every follower reads, and the
-   * studio needs none of them; the intents still say what a step under way may have sent.
+   * the row as it stands, so a worker that takes the row over after this one is killed starts from that
+   * step, with what the steps before made (a campaign row's voiceovers are not asked for again). One write
+   * at a time: changes made while one is on its way are written together after it, as the row then
+   * stands. A step often changes the row twice within a round trip (a create answered, its wait begun),
+   * and each write sends the whole row. Progress (`updateProgress`) is for watchers: each write is an
+   * event every follower reads, and the studio needs none of them; the intents still say what a step
+   * under way may have sent.
    */
   private progress(job: Job<RowTake, RowReport>): { saw: TakeProgress; saved: () => Promise<unknown> } {
     let last = JSON.stringify(job.data.row);
-    let writes: Promise<unknown> = Promise.resolve();
+    let next: Parameters<TakeProgress> | null = null;
+    let writing: Promise<void> | null = null;
+    const drain = async (): Promise<void> => {
+      while (next) {
+        const [row, jobs] = next;
+        next = null;
+        const made = typeof jobs === 'function' ? jobs() : jobs;
+        const data: RowTake = { ...job.data, row, jobs: takeJobs(job.data.jobs, made) };
+        await job
+          .updateData(data)
+          .catch((error: unknown) => this.outage.warn("a take's progress could not be kept", error, { take: job.id }));
+      }
+      // In the same turn as the last look at `next`: a change seen after it starts a write of its own.
+      writing = null;
+    };
     return {
       saw: (row, jobs) => {
         const text = JSON.stringify(row);
         if (text === last || !rowUnderWay(row)) return;
         last = text;
-        const made = typeof jobs === 'function' ? jobs() : jobs;
-        const data: RowTake = { ...job.data, row, jobs: takeJobs(job.data.jobs, made) };
-        writes = writes
-          .then(() => job.updateData(data))
-          .catch((error: unknown) => this.outage.warn("a take's progress could not be kept", error, { take: job.id }));
+        // A change given no jobs keeps those of the change it is written together with.
+        next = [row, jobs ?? next?.[1]];
+        writing ??= drain();
       },
-      saved: () => writes,
+      saved: () => writing ?? Promise.resolve(),
     };
   }
 }
