@@ -20,16 +20,21 @@ const { client, prefix } = redisClients(redis);
 
 type VoicedRow = RowBase & { voiceovers: Record<string, string> };
 
+/** A running campaign on the queue's shelf, as the studio that queued it leaves it for its workers. */
+async function runningCampaign(space: string, id: string): Promise<void> {
+  await new RunShelf(client(), space).putRun('campaign', {
+    id,
+    createdAt: 0,
+    state: 'running',
+    rows: [],
+  } as RunBase<RowBase>);
+}
+
 describe("a take's progress at the queue", () => {
   it('is in the job while the row is made, and the worker that takes the row over starts from it', async () => {
     const space = prefix();
     const at = { kind: 'campaign', runId: 'c1', row: 0, take: 0 };
-    await new RunShelf(client(), space).putRun('campaign', {
-      id: 'c1',
-      createdAt: 0,
-      state: 'running',
-      rows: [],
-    } as RunBase<RowBase>);
+    await runningCampaign(space, 'c1');
     const handed: VoicedRow = { row: 0, state: 'voiceover', take: 0, problems: [], voiceovers: {} };
     const voiced: VoicedRow = { ...handed, state: 'video', voiceovers: { s1: 'https://sandbox/voice-1.mp3' } };
     // What the first worker made for the row (its voiceover), and what the second makes (its video).
@@ -98,12 +103,7 @@ describe("a take's progress at the queue", () => {
   it('writes changes made while a write is on its way together, as the row then stands', async () => {
     const space = prefix();
     const at = { kind: 'campaign', runId: 'c2', row: 0, take: 0 };
-    await new RunShelf(client(), space).putRun('campaign', {
-      id: 'c2',
-      createdAt: 0,
-      state: 'running',
-      rows: [],
-    } as RunBase<RowBase>);
+    await runningCampaign(space, 'c2');
     const handed: VoicedRow = { row: 0, state: 'voiceover', take: 0, problems: [], voiceovers: {} };
     const steps = ['a', 'b', 'c', 'd', 'e'].map((s, i) => ({
       ...handed,
