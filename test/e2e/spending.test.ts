@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudio, screenshot, type StudioSession } from './browser';
 import { sandboxBalance } from './price';
 import { HANG_GUARD_MS } from '../wait';
+import { WEB_BRIDGE_PATHS } from '../../electron/common/bridge/contract';
 
 let studio: StudioSession;
 beforeAll(async () => {
@@ -21,9 +22,26 @@ describe("the day's spending limit", () => {
     await card.scrollIntoViewIfNeeded();
     await screenshot(page, 'money-settings-spending-before');
     const daily = card.getByLabel(/Daily limit on "Sandbox"/);
+    // Typed, committed with Enter, then left while the save is still on its way (held here until the
+    // blur has happened): one save and one message, not one per keystroke or event.
+    const saves: string[] = [];
+    let release = () => {};
+    const left = new Promise<void>((resolve) => (release = resolve));
+    const isSave = (url: URL) => url.pathname === `${WEB_BRIDGE_PATHS.call}settings.update`;
+    await page.route(isSave, async (route) => {
+      saves.push(route.request().postData() ?? '');
+      await left;
+      await route.continue();
+    });
     await daily.fill('1');
+    await daily.press('Enter');
     await daily.blur();
-    await page.getByText('At most 1 credit a day on "Sandbox".').waitFor();
+    release();
+    const saved = page.getByText('At most 1 credit a day on "Sandbox".');
+    await saved.waitFor();
+    await page.unroute(isSave);
+    expect(saves).toHaveLength(1);
+    expect(await saved.count()).toBe(1);
     await card.scrollIntoViewIfNeeded();
     await screenshot(page, 'money-settings-spending');
     const before = await sandboxBalance(page);
