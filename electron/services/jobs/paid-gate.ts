@@ -1,5 +1,5 @@
 import type { ChargeSource, JobRecord } from '../../common/bridge/jobs';
-import { dayStart, expectedCredits, jobPrice, type PastCharge, type Price } from '../../common/jobs/cost-model';
+import { dayStart, expectedCredits, jobPrice, type PastCharge, type Price, type RecentCost } from '../../common/jobs/cost-model';
 
 /** What the spending gate reads of a job: a record in memory, or what stands for records let go of (forgotten-jobs.ts). */
 export type ChargeFacts = Pick<
@@ -80,4 +80,19 @@ export function chargeAtAnswer(
   if (price.published) return { chargedCredits: price.credits, chargeSource: 'published' };
   if (price.recent) return { chargedCredits: price.recent.credits, chargeSource: 'estimate' };
   return { chargedCredits: null, chargeSource: null };
+}
+
+/**
+ * A completed job's charge where nothing said it at its answer (no figure from the service, not measured,
+ * no published price, no charge of its kind on record yet: a worker's first voiceover sent beside another
+ * worker's create, or one it took over before it had made any): the guide its kind has now, as an
+ * estimate, so the ledger's total keeps following the balance. Null while there is still no guide.
+ */
+export function chargeOnceCompleted(
+  job: Pick<JobRecord, 'phase' | 'chargedCredits'>,
+  recent: () => RecentCost | null,
+): { chargedCredits: number; chargeSource: 'estimate' } | null {
+  if (job.phase !== 'completed' || job.chargedCredits !== null) return null;
+  const guide = recent();
+  return guide ? { chargedCredits: guide.credits, chargeSource: 'estimate' } : null;
 }

@@ -6,11 +6,13 @@ import {
   expectedCredits,
   PAID_ACTION_LABELS,
   priceOf,
+  recentCost,
   SpendingPolicy,
   type PaidAction,
   type PaidConfirmation,
   type PastCharge,
   type Price,
+  type RecentCost,
 } from '../../common/jobs/cost-model';
 import { StudioError } from '../host/errors';
 import type { Clock } from '../client/clock';
@@ -94,6 +96,11 @@ export class SpendingGate {
   /** The price of a job on a connection: the service's published figure, else the honest unknown with this connection's recent charges. */
   async price(kind: JobKind, body: Record<string, unknown>, connectionId: string): Promise<Price> {
     return priceOf(kind, await this.figure(kind, body, connectionId), chargeHistory(this.deps.records(), connectionId));
+  }
+
+  /** What a job of this kind cost lately on a connection, by the charges on record (null: none yet). */
+  recent(kind: JobKind, connectionId: string): RecentCost | null {
+    return recentCost(kind, chargeHistory(this.deps.records(), connectionId));
   }
 
   /** The published figure for a job: the service's own list where it prices it, else the kind's table (or none). */
