@@ -1,6 +1,11 @@
 /** A signal this soon after the first is the same one sent again by a library, not the user's second. */
 const SIGNAL_ECHO_MS = 1_000;
 
+let stopHeard = false;
+
+/** Whether Ctrl-C or SIGTERM reached this process through `stopSignals` (a command's end is then its user's). */
+export const stopAsked = (): boolean => stopHeard;
+
 export interface StopSignals {
   /** Settles with the first signal's name. */
   asked: Promise<string>;
@@ -41,6 +46,7 @@ export function stopSignals({
       return exit(code);
     }
     firstAt = Date.now();
+    stopHeard = true;
     heard?.(signal);
     setTimeout(() => {
       say(`${what} did not stop within ${limitMs / 1000} s; ending it.`);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CostEstimate, JobRecord, JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
-import { chargeAtAnswer, chargeOnceCompleted, recordedEstimate } from './paid-gate';
+import { chargeAtAnswer, pricedOnceCompleted, recordedEstimate } from './paid-gate';
 import { SpendingGate, type CreatePass, type MeasuredCreate } from './spending-gate';
 import { LedgerWriter } from './ledger-writer';
 import { describeIssues } from '../../common/api';
@@ -338,7 +338,7 @@ export class JobEngine extends EngineMoney {
   }
 
   private async takeIn(taken: JobRecord): Promise<JobView> {
-    const record = this.pricedOnceCompleted(taken);
+    const record = pricedOnceCompleted(taken, () => this.spending.recent(taken));
     this.jobs.set(record.id, record);
     await this.deps.storage.put(record);
     this.events.changed(record);
@@ -386,16 +386,12 @@ export class JobEngine extends EngineMoney {
   private update(id: string, patch: Partial<JobRecord>, persist = true): Promise<void> {
     const record = this.reads.take(id);
     if (!record) return Promise.resolve();
-    const next = this.pricedOnceCompleted({ ...record, ...patch, updatedAt: this.deps.clock.now() });
+    const next = pricedOnceCompleted({ ...record, ...patch, updatedAt: this.deps.clock.now() }, () =>
+      this.spending.recent(record),
+    );
     this.jobs.set(id, next);
     this.events.changed(next);
     if (!persist || this.readOnly) return Promise.resolve();
     return this.writer.write(next);
-  }
-
-  /** A job completed with no charge on record takes its kind's guide, once there is one (paid-gate.ts). */
-  private pricedOnceCompleted(record: JobRecord): JobRecord {
-    const charge = chargeOnceCompleted(record, () => this.spending.recent(record.kind, record.connectionId));
-    return charge ? { ...record, ...charge } : record;
   }
 }

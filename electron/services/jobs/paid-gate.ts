@@ -1,5 +1,12 @@
 import type { ChargeSource, JobRecord } from '../../common/bridge/jobs';
-import { dayStart, expectedCredits, jobPrice, type PastCharge, type Price, type RecentCost } from '../../common/jobs/cost-model';
+import {
+  dayStart,
+  expectedCredits,
+  jobPrice,
+  type PastCharge,
+  type Price,
+  type RecentCost,
+} from '../../common/jobs/cost-model';
 
 /** What the spending gate reads of a job: a record in memory, or what stands for records let go of (forgotten-jobs.ts). */
 export type ChargeFacts = Pick<
@@ -83,16 +90,16 @@ export function chargeAtAnswer(
 }
 
 /**
- * A completed job's charge where nothing said it at its answer (no figure from the service, not measured,
- * no published price, no charge of its kind on record yet: a worker's first voiceover sent beside another
- * worker's create, or one it took over before it had made any): the guide its kind has now, as an
- * estimate, so the ledger's total keeps following the balance. Null while there is still no guide.
+ * A completed job with no charge on record (no figure from the service, not measured, no published price,
+ * no charge of its kind on record when it was answered: a worker's first voiceover sent beside another
+ * worker's create, or one it took over before it had made any) takes the guide its kind has now, as an
+ * estimate, so the ledger's total keeps following the balance. It stays unknown while there is no guide.
  */
-export function chargeOnceCompleted(
-  job: Pick<JobRecord, 'phase' | 'chargedCredits'>,
+export function pricedOnceCompleted<Job extends Pick<JobRecord, 'phase' | 'chargedCredits' | 'chargeSource'>>(
+  job: Job,
   recent: () => RecentCost | null,
-): { chargedCredits: number; chargeSource: 'estimate' } | null {
-  if (job.phase !== 'completed' || job.chargedCredits !== null) return null;
+): Job {
+  if (job.phase !== 'completed' || job.chargedCredits !== null) return job;
   const guide = recent();
-  return guide ? { chargedCredits: guide.credits, chargeSource: 'estimate' } : null;
+  return guide ? { ...job, chargedCredits: guide.credits, chargeSource: 'estimate' } : job;
 }

@@ -98,9 +98,9 @@ export class SpendingGate {
     return priceOf(kind, await this.figure(kind, body, connectionId), chargeHistory(this.deps.records(), connectionId));
   }
 
-  /** What a job of this kind cost lately on a connection, by the charges on record (null: none yet). */
-  recent(kind: JobKind, connectionId: string): RecentCost | null {
-    return recentCost(kind, chargeHistory(this.deps.records(), connectionId));
+  /** What a job of its kind cost lately on its connection, by the charges on record (null: none yet). */
+  recent(job: { kind: JobKind; connectionId: string }): RecentCost | null {
+    return recentCost(job.kind, chargeHistory(this.deps.records(), job.connectionId));
   }
 
   /** The published figure for a job: the service's own list where it prices it, else the kind's table (or none). */

@@ -37,4 +37,25 @@ exitWhenDone(3, { graceMs: 60_000 });`;
     expect(run.status).toBe(3);
     expect(run.stderr).toBe('');
   });
+
+  it('stopped by its user, is ended soon after its orderly close with its own code, without a word', () => {
+    // Ctrl-C heard (stop-signals.ts, its own last resort a minute off), the command closed and returned 5,
+    // and a socket still closing on a Redis that has gone holds the process (ioredis's 2 s did, past the
+    // 5 s a stop promises on a busy machine): it ends with 5, not the last resort's failure.
+    const here = (file: string) => JSON.stringify(join(import.meta.dirname, '../../../electron', file));
+    const script = `import { exitWhenDone } from ${here('cli/exit-when-done.ts')};
+import { stopSignals } from ${here('services/host/stop-signals.ts')};
+setInterval(() => undefined, 60_000);
+const signals = stopSignals({ say: console.error, what: 'The command', limitMs: 60_000, code: 1 });
+process.kill(process.pid, 'SIGINT');
+await signals.asked;
+signals.dispose();
+exitWhenDone(5);`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 50_000,
+    });
+    expect(run.status).toBe(5);
+    expect(run.stderr).toBe('');
+  });
 });

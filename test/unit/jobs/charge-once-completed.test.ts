@@ -66,7 +66,10 @@ const job = (result: Awaited<ReturnType<JobEngine['submit']>>): JobView => {
   return result.job;
 };
 
-const charge = (j: JobView | undefined) => [j?.chargedCredits, j?.chargeSource];
+const charge = (j: Pick<JobView, 'chargedCredits' | 'chargeSource'> | undefined) => [
+  j?.chargedCredits,
+  j?.chargeSource,
+];
 
 describe('a job answered with no charge and no guide', () => {
   it('takes the guide of its kind once it completes, in the worker that follows it', async () => {
