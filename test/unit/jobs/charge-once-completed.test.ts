@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { JobSubmission, JobView } from '../../../electron/common/bridge/jobs';
 import { JobEngine } from '../../../electron/services/jobs/engine';
 import { MemoryLedgerStorage } from '../../../electron/services/jobs/ledger';
-import { ServiceClient, type FetchLike } from '../../../electron/services/client';
-import { FakeService, tts } from './fake-service';
+import type { FetchLike } from '../../../electron/services/client';
+import { FakeService, fakeConnections, manualTime, tts } from './fake-service';
 import { until } from '../../wait';
 
 const NOW = 1_700_000_000_000;
@@ -29,29 +29,17 @@ function account() {
 
 /** An engine whose polls run when the test fires them. */
 function engineOn(fetch: FetchLike, balance: () => number) {
-  const client = new ServiceClient({
-    baseUrl: 'http://fake.test',
-    credentials: { kind: 'api-key', apiKey: 'fake-key-123456' },
-    fetch,
-    sleep: async () => undefined,
-  });
-  const due: (() => void)[] = [];
-  let now = NOW;
+  const time = manualTime(NOW);
   const engine = new JobEngine({
     storage: new MemoryLedgerStorage(),
-    connections: { active: async () => ({ id: 'c1', name: 'Fake', webhookUrl: null }), client: async () => client },
-    clock: { now: () => now },
-    timers: { setTimeout: (run) => due.push(run), clearTimeout: () => undefined },
+    connections: fakeConnections({ fetch }),
+    ...time,
     random: () => 0.5,
     balance: async () => balance(),
   });
   engine.start();
   // The clock moved past every poll due, and they run.
-  const fire = () => {
-    now += 60_000;
-    for (const run of due.splice(0)) run();
-  };
-  return { engine, fire };
+  return { engine, fire: () => time.fire(60_000) };
 }
 
 const voiceover = (row: number): JobSubmission => ({

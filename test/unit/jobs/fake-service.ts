@@ -120,7 +120,7 @@ export class FakeService {
 
 /** `options` overrides the client's clock and sleep (a bench in virtual time); by default it never waits. */
 export function fakeConnections(
-  service: FakeService,
+  service: Pick<FakeService, 'fetch'>,
   webhookUrl: string | null = null,
   options: Pick<ServiceClientOptions, 'clock' | 'sleep'> = {},
 ): EngineConnections {
@@ -141,3 +141,17 @@ export function fakeConnections(
 }
 
 export const tts = { input_text: 'Hello from the studio', voice_id: 'voice-1', rate: '50%' };
+
+/** A clock and timers that move only when the test says: `fire` moves the clock by `ms` and runs what was due. */
+export function manualTime(start: number) {
+  let now = start;
+  const due: (() => void)[] = [];
+  return {
+    clock: { now: () => now },
+    timers: { setTimeout: (run: () => void) => due.push(run), clearTimeout: () => undefined },
+    fire(ms: number) {
+      now += ms;
+      for (const run of due.splice(0)) run();
+    },
+  };
+}

@@ -7,7 +7,7 @@ import type { RequestLimiter } from '../../../electron/services/client/limiter';
 import { JobEngine } from '../../../electron/services/jobs/engine';
 import { MemoryLedgerStorage } from '../../../electron/services/jobs/ledger';
 import type { PollingStrategy } from '../../../electron/services/jobs/polling-strategy';
-import { FakeService, tts } from './fake-service';
+import { FakeService, manualTime, tts } from './fake-service';
 import { until } from '../../wait';
 
 const NOW = 1_700_000_000_000;
@@ -21,8 +21,8 @@ describe('polls while the account rate binds', () => {
       refused: async () => undefined,
       scarce: () => scarce,
     };
-    let now = NOW;
-    const service = new FakeService(() => now);
+    const time = manualTime(NOW);
+    const service = new FakeService(time.clock.now);
     const client = new ServiceClient({
       baseUrl: 'http://fake.test',
       credentials: { kind: 'api-key', apiKey: 'fake-key-123456' },
@@ -37,12 +37,10 @@ describe('polls while the account rate binds', () => {
       hint: (_job, _now, turnsScarce) => void told.push(turnsScarce),
     };
     // Timers run when the test says, the clock moved past them: each poll is one step of the test.
-    const due: (() => void)[] = [];
     const engine = new JobEngine({
       storage: new MemoryLedgerStorage(),
       connections: { active: async () => ({ id: 'c1', name: 'Fake', webhookUrl: null }), client: async () => client },
-      clock: { now: () => now },
-      timers: { setTimeout: (run) => due.push(run), clearTimeout: () => undefined },
+      ...time,
       random: () => 0.5,
       polling,
     });
@@ -51,10 +49,7 @@ describe('polls while the account rate binds', () => {
     const polls = () => service.count('/api/open/v3/audio/infobymodelid');
     // Before its first poll nothing says how the connection's turns go.
     expect(told.at(-1)).toBeUndefined();
-    const fire = () => {
-      now += 30_000;
-      for (const run of due.splice(0)) run();
-    };
+    const fire = () => time.fire(30_000);
     fire();
     await until('the first poll answered', () => polls() === 1 && told.length > 1);
     expect(told.at(-1)).toBe(true);
