@@ -16,6 +16,7 @@ import { ForgottenJobs } from './forgotten-jobs';
 import { EngineMoney } from './engine-money';
 import { LedgerReads, workingSet } from './ledger-reads';
 import { HeldJobs } from './held-jobs';
+import { unpricedJobs } from './unpriced-jobs';
 import type { JobScope } from './job-scope';
 import { dayStart } from '../../common/jobs/cost-model';
 import { RESULT_LIFETIME_MS, JobNotFoundError, CreateHeldBack, DUPLICATE_WINDOW_MS } from './engine-types';
@@ -87,6 +88,7 @@ export class JobEngine extends EngineMoney {
       update: (id, patch, persist) => this.update(id, patch, persist),
       ended: (record) => this.events.ended(record),
     });
+    this.events.subscribeRecords(unpricedJobs((id) => void this.update(id, {})));
   }
 
   /**

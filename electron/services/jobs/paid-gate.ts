@@ -22,12 +22,15 @@ export type ChargeFacts = Pick<
 export function chargeHistory(records: Iterable<ChargeFacts>, connectionId: string): PastCharge[] {
   const history: PastCharge[] = [];
   for (const r of records) {
-    if (r.phase === 'failed') continue;
-    if (r.connectionId === connectionId && r.chargedCredits !== null && r.chargeSource !== 'estimate')
+    if (r.connectionId === connectionId && r.chargedCredits !== null && guides(r))
       history.push({ action: r.kind, credits: r.chargedCredits, at: r.createdAt });
   }
   return history;
 }
+
+/** Whether a job's charge on record is one the guide goes by (not a refund, not the guide's own estimate). */
+export const guides = (r: Pick<ChargeFacts, 'phase' | 'chargedCredits' | 'chargeSource'>): boolean =>
+  r.phase !== 'failed' && r.chargedCredits !== null && r.chargeSource !== 'estimate';
 
 /**
  * What an answered job counts in its day's total: its charge where known, else the price it was sent at

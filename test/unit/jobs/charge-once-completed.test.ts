@@ -4,7 +4,7 @@
 // first sent beside another worker's create) was charged nothing, and the studio's ledger came out a
 // credit under the balance's fall (issue 67's operator sequence, 1,188 for 1,189). Checked here: such a
 // job takes its kind's guide once it completes, in the worker that follows it and in the studio that is
-// told of it, and stays honestly unknown while there is no guide at all.
+// told of it, stays honestly unknown while there is no guide at all, and is priced when one comes.
 import { describe, expect, it } from 'vitest';
 import type { JobSubmission, JobView } from '../../../electron/common/bridge/jobs';
 import { JobEngine } from '../../../electron/services/jobs/engine';
@@ -81,7 +81,7 @@ describe('a job answered with no charge and no guide', () => {
     engine.stop();
   });
 
-  it('takes the guide of its kind in the studio told of it, and stays unknown while there is none', async () => {
+  it('takes the guide of its kind in the studio told of it, as soon as there is one', async () => {
     const { fetch, balance } = account();
     const worker = engineOn(fetch, balance).engine;
     const studio = engineOn(new FakeService(() => NOW).fetch, () => 0).engine;
@@ -98,6 +98,8 @@ describe('a job answered with no charge and no guide', () => {
     const unpriced = { ...later, remoteId: 'r-unpriced', chargedCredits: null, chargeSource: null };
     await studio.receive([measured, unpriced]);
     expect(charge(studio.records().find((r) => r.remoteId === 'r-unpriced'))).toEqual([1, 'estimate']);
+    // The one told of before any guide is priced by the first charge that gives one.
+    expect(charge(studio.records().find((r) => r.remoteId === unknown.remoteId))).toEqual([1, 'estimate']);
     worker.stop();
     studio.stop();
   });

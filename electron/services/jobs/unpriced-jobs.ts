@@ -1,0 +1,25 @@
+import type { JobRecord } from '../../common/bridge/jobs';
+import { guides } from './paid-gate';
+
+type Written = Pick<JobRecord, 'id' | 'kind' | 'connectionId' | 'phase' | 'chargedCredits' | 'chargeSource'>;
+
+/**
+ * A listener on every record the engine writes: it keeps the completed jobs left without a charge because
+ * their kind had no guide yet (paid-gate.ts pricedOnceCompleted), and when a charge that gives one is
+ * written (a measured voiceover, say), has each of that kind on that connection written again, which
+ * prices it. Held in memory only: after a restart, such a job is priced with its next change, if any.
+ */
+export function unpricedJobs(writeAgain: (id: string) => void): (record: Written) => void {
+  const waiting = new Map<string, string>();
+  const guideOf = (r: Written) => `${r.connectionId} ${r.kind}`;
+  return (record) => {
+    if (record.phase === 'completed' && record.chargedCredits === null) {
+      waiting.set(record.id, guideOf(record));
+      return;
+    }
+    waiting.delete(record.id);
+    if (waiting.size === 0 || !guides(record)) return;
+    const guide = guideOf(record);
+    for (const [id, of] of [...waiting]) if (of === guide) writeAgain(id);
+  };
+}
