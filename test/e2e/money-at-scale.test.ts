@@ -13,13 +13,14 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { parseProject, setOutput } from '@common/composition';
 import { isActivePhase } from '@common/jobs/phases';
-import { reachRunningSandbox, readPortRecord } from '../../electron/emulator/built-in';
+import { readPortRecord } from '../../electron/emulator/built-in';
 import { readSandboxRecords } from '../../electron/emulator/state/store';
 import { readLedgerJobs } from '../read-ledger';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { HANG_GUARD_MS, untilReaches } from '../wait';
 import { newStudioContext, screenshot } from './browser';
 import { restartableStudio } from './host-process';
+import { holdSandboxJobs } from './sandbox-control';
 import { bridgeCall, confirmPrice } from './price';
 
 const studio = restartableStudio('studio-e2e-money-');
@@ -123,17 +124,6 @@ async function setUp(page: Page, csv: Buffer, expected: string): Promise<void> {
     .toContain(expected);
 }
 
-/** Holds the sandbox's jobs at processing, or lets them end (its control route, as a client calls it). */
-async function holdJobs(on: boolean): Promise<void> {
-  const { url, apiKey } = await reachRunningSandbox(studio.dataDir);
-  const answer = await fetch(`${url}/__sandbox/faults`, {
-    method: 'POST',
-    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ holdJobs: on }),
-  });
-  expect(((await answer.json()) as { data: { holdJobs: boolean } }).data.holdJobs).toBe(on);
-}
-
 const progressOf = async (page: Page, what: 'done' | 'under way') =>
   Number(
     new RegExp(`([\\d,]+) ${what}`)
@@ -174,7 +164,7 @@ describe('Money at scale in Chromium', () => {
     await bridgeCall(page, 'connections.topUpSandbox', 20_000);
     // The sandbox holds its jobs meanwhile: rows under way are otherwise the rows started a second times a
     // row's length, and a busy machine starts fewer (beside two busy processes no more than 65 ever were).
-    await holdJobs(true);
+    await holdSandboxJobs(studio.dataDir, true);
     await open.getByTestId('campaign-pause-resume').click();
     // Rows under way are bounded by the pace of rows ended lately (RowFlight): on a busy machine the bound
     // may stop them short of 100, so a count held still (nothing ends while the sandbox holds) will do.
@@ -188,7 +178,7 @@ describe('Money at scale in Chromium', () => {
     const shownAt = Date.now();
     const underWayAtPause = await progressOf(page, 'under way');
     await screenshot(page, 'money-paused-by-user', { fullStage: true });
-    await holdJobs(false);
+    await holdSandboxJobs(studio.dataDir, false);
     await expect
       .poll(() => campaignJobs().filter((j) => isActivePhase(j.phase as never)).length, {
         timeout: LONG_WAIT,

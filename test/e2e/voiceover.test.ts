@@ -1,10 +1,13 @@
 // A scene's voiceover in Chromium: generated from the scene, it lands there although the user selects
-// an element and goes to another workspace while the speech job runs, and it is in the project after
-// a reload. The host's reactor puts it in place; no component has to be on screen for it.
+// an element and goes to another workspace while the speech job runs (the sandbox holds it until then),
+// and it is in the project after a reload. The host's reactor puts it in place; no component has to be
+// on screen for it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRecentProject, openStudio, screenshot, type StudioSession } from './browser';
 import { discardIfAsked } from './editor-helpers';
 import { paidAction } from './price';
+import { holdSandboxJobs } from './sandbox-control';
+import { fileHost } from './studio-host';
 import { HANG_GUARD_MS } from '../wait';
 
 describe('scene voiceovers in Chromium', () => {
@@ -50,7 +53,9 @@ describe('scene voiceovers in Chromium', () => {
     await page.keyboard.press('Control+s');
     await expect.poll(() => page.getByRole('toolbar', { name: 'Editor toolbar' }).textContent()).toContain('Saved');
 
-    // Cancel on the price question charges nothing; Send charges what the studio recorded.
+    // Cancel on the price question charges nothing; Send charges what the studio recorded. The sandbox
+    // holds the speech job until the user is elsewhere: a job of a second could end before they left.
+    await holdSandboxJobs(fileHost().dataDir, true);
     await paidAction(page, 'tts', () => page.getByRole('button', { name: 'Generate voiceover' }).click(), {
       cancelFirst: true,
     });
@@ -62,6 +67,8 @@ describe('scene voiceovers in Chromium', () => {
       .first()
       .click();
     await page.getByRole('button', { name: 'Library', exact: true }).click();
+    await page.getByRole('main', { name: 'library workspace' }).waitFor();
+    await holdSandboxJobs(fileHost().dataDir, false);
     await page
       .getByRole('main', { name: 'library workspace' })
       .getByText('Completed')
