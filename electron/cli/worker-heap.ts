@@ -26,10 +26,17 @@ const WORKER_HEAP_FLAGS = [
   { name: '--compact-on-every-full-gc', set: '--compact-on-every-full-gc' },
 ] as const;
 
-/** Whether the operator gave node this flag, in any of its spellings (`--flag=N`, `--flag N`, `--no-flag`). */
+/** A flag's name as V8 reads it: `_` and `-` alike, without its value. */
+const flagName = (arg: string): string => arg.split('=')[0].replaceAll('_', '-');
+
+/**
+ * Whether the operator gave node this flag, in any spelling V8 takes (`--flag=N`, `--flag N`,
+ * `--no-flag`, `--noflag`, and each with `_` for `-`).
+ */
 function given(execArgv: readonly string[], name: string): boolean {
-  const negated = name.replace(/^--/, '--no-');
-  return execArgv.some((arg) => arg === name || arg.startsWith(`${name}=`) || arg === negated);
+  const bare = name.replace(/^--/, '');
+  const spellings = new Set([`--${bare}`, `--no-${bare}`, `--no${bare}`]);
+  return execArgv.some((arg) => spellings.has(flagName(arg)));
 }
 
 /**

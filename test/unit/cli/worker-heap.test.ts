@@ -54,11 +54,23 @@ describe("a worker's heap", () => {
     const compact = '--compact-on-every-full-gc';
     expect(keepHeapNearLive(['--heap-growing-percent=80', '--no-compact-on-every-full-gc'])).toEqual([]);
     expect(keepHeapNearLive(['--heap-growing-percent', '80', compact])).toEqual([]);
+    // V8 reads `_` as `-`, and takes `--noflag` for `--no-flag`: the operator's spelling counts.
+    expect(keepHeapNearLive(['--heap_growing_percent=80', '--no_compact_on_every_full_gc'])).toEqual([]);
+    expect(keepHeapNearLive(['--heap_growing_percent', '80', '--nocompact-on-every-full-gc'])).toEqual([]);
     expect(setFlagsFromString).not.toHaveBeenCalled();
+    // Another flag that only begins alike is not the operator's choice of this one.
+    expect(keepHeapNearLive(['--heap-growing-percentage=80'])).toEqual([factor, compact]);
     expect(keepHeapNearLive(['--heap-growing-percent=80'])).toEqual([compact]);
     expect(keepHeapNearLive(['--no-compact-on-every-full-gc'])).toEqual([factor]);
     expect(keepHeapNearLive(['--inspect'])).toEqual([factor, compact]);
-    expect(setFlagsFromString.mock.calls.map(([flag]) => flag as string)).toEqual([compact, factor, factor, compact]);
+    expect(setFlagsFromString.mock.calls.map(([flag]) => flag as string)).toEqual([
+      factor,
+      compact,
+      compact,
+      factor,
+      factor,
+      compact,
+    ]);
   });
 
   it('is set by `studio worker` before anything else, even a command line it then refuses', async () => {
