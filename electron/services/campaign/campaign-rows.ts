@@ -13,7 +13,15 @@ import type { RunRowPages, RunStore, RunStores, RunSummary } from '../rows/engin
 import { retriedRow } from './campaign-reuse';
 import { ManifestWriter } from './manifest-writer';
 import { latestStepJob, rowProject, type RowStep } from './row-project';
-import { firstStep, rowStepPrices, saveProblem, stepSubmission, voiceoverProblem, voiceoverRequest } from './row-steps';
+import {
+  firstStep,
+  rowStepPrices,
+  saveProblem,
+  stepSubmission,
+  voiceoverProblem,
+  voiceoverRequest,
+  type VoiceMeasure,
+} from './row-steps';
 import { videoStep } from './video-step';
 import { rowLabel } from '../../common/text/row-label';
 
@@ -30,7 +38,7 @@ export interface CampaignRowsDeps {
    * A voice's length in ms from its audio link (ffprobe of the file the service made); every host gives
    * one (createCampaignRows). Without it voices are not measured, so no scene is fitted or held.
    */
-  voiceLength?(url: string): Promise<number>;
+  voiceLength?: VoiceMeasure;
   /** The active connection's placement convention, asked when a row's body is written. */
   placement?(): Promise<PlacementConvention | undefined>;
   /** The sending connection's avatars, asked when a row's body is written. */

@@ -20,8 +20,9 @@ import type { RowEngine } from '../rows/engine/row-engine';
 import type { MediaInfo } from '../../common/composition/media-info';
 import type { RowJobs } from '../rows/engine/row-kind';
 import type { RunStores } from '../rows/engine/run-store';
-import { soundLengthMs } from '../media/sound-length';
+import { READ_WHOLE_BYTES, soundBytesLengthMs, soundLengthMs } from '../media/sound-length';
 import { rowFiles } from './row-files';
+import type { VoiceMeasure } from './row-steps';
 
 export interface CampaignHost {
   dataDir: string;
@@ -52,8 +53,8 @@ export interface CampaignHost {
    * one record of copies); without it the file is fetched and verified but recorded nowhere (tests).
    */
   saveCopy?(url: string, target: string, options: { replace: boolean }): Promise<void>;
-  /** A voice's length in ms from its link (voiceLengthOf its local copy, or probedVoiceLength). */
-  voiceLength(url: string): Promise<number>;
+  /** A voice's length in ms from its link (voiceLengthOf, or probedVoiceLength). */
+  voiceLength: VoiceMeasure;
 }
 
 /** ffprobe's length of a voice's link; a sound without one is an error (the scene cannot be fitted to it). */
@@ -66,15 +67,24 @@ export function probedVoiceLength(probe: (input: string) => Promise<MediaInfo>):
 }
 
 /**
- * A voice's length from its local copy: read in this process when it is a plain sound file (the service's
- * voiceovers are), asked of ffprobe otherwise, which also names what is wrong with a file that is not one.
+ * A voice's length, read in this process when it is a plain sound file (the service's voiceovers are),
+ * asked of ffprobe otherwise, which also names what is wrong with a file that is not one. A link whose
+ * file is used only here is read into memory (`smallFile`) and not kept; one wanted again, or one that
+ * is not a plain sound, is read from its local copy (`localPath`, which downloads it once).
  */
 export function voiceLengthOf(
   localPath: (url: string) => Promise<string>,
   probe: (path: string) => Promise<MediaInfo>,
-): (url: string) => Promise<number> {
+  smallFile?: (url: string, maxBytes: number) => Promise<Uint8Array | null>,
+): VoiceMeasure {
   const probed = probedVoiceLength(probe);
-  return async (url) => {
+  return async (url, use) => {
+    if (smallFile && !use?.again && /^https?:\/\//i.test(url)) {
+      // A failed fetch is tried again below, through the cache, whose error names what went wrong.
+      const bytes = await smallFile(url, READ_WHOLE_BYTES).catch(() => null);
+      const length = await soundBytesLengthMs(bytes, new URL(url).pathname);
+      if (length !== null) return length;
+    }
     const path = await localPath(url);
     return (await soundLengthMs(path)) ?? probed(path);
   };

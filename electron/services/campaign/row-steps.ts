@@ -10,6 +10,8 @@ import { voiceAudioUrl } from '../../common/composition/rules';
 import { overrunText, voiceOverruns } from '../../common/composition/scene-length';
 import { HOW_TO_FIT_VOICE } from '../../common/composition/voice-follow';
 import { campaignFormats, type CampaignFormat } from '../../common/campaign/campaign-formats';
+import { musicPlanFor } from '../../common/composition/music-track';
+import { sceneCuts } from '../../common/composition/scene-parts';
 
 // What each step of a row's chain sends, and how a step that ended badly is told to the user. The
 // runner decides when a step is sent (and never twice); these only say what is in it.
@@ -110,10 +112,17 @@ export interface VoiceFit {
  * scenes that follow their voice take it, and a fixed scene it overruns holds the row before its video
  * is paid for. A talking avatar's body sends no lengths: nothing to fit there.
  */
+/** Whether a voice's file is wanted again on this machine after its length is measured. */
+export interface VoiceUse {
+  again?: boolean;
+}
+
+export type VoiceMeasure = (url: string, use?: VoiceUse) => Promise<number>;
+
 export async function fitVoices(
   record: CampaignRecord,
   row: CampaignRowRecord,
-  measure: ((url: string) => Promise<number>) | null,
+  measure: VoiceMeasure | null,
 ): Promise<VoiceFit> {
   const lengths: Record<string, number> = { ...row.voiceLengths };
   if (record.target !== 'avatar-video' || !measure) return { lengths, held: [] };
@@ -122,7 +131,9 @@ export async function fitVoices(
     const url = scene.voice ? voiceAudioUrl(scene.voice) : null;
     if (!url || lengths[scene.id] !== undefined) continue;
     try {
-      lengths[scene.id] = Math.round(await measure(url));
+      // A scene with music has its voice mixed here, one with timed elements has it cut: both read its file.
+      const again = musicPlanFor(project, scene.id) !== null || sceneCuts(scene).length > 0;
+      lengths[scene.id] = Math.round(await measure(url, { again }));
     } catch (error) {
       throw new Error(
         `${sceneName(project, scene.id)}: the voice's length could not be measured (${error instanceof Error ? error.message : String(error)})`,

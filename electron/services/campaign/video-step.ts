@@ -5,12 +5,12 @@ import type { PlacementConvention } from '../../common/composition/placement';
 import type { AvatarLinks } from '../../common/composition/avatar-links';
 import type { Project } from '../../common/composition/document';
 import { latestStepJob, type RowStep } from './row-project';
-import { fitVoices, formatKeyOf, stepSubmission, videoProblem, videoRequest } from './row-steps';
+import { fitVoices, formatKeyOf, stepSubmission, videoProblem, videoRequest, type VoiceMeasure } from './row-steps';
 
 /** What the step is given by its host (CampaignRowsDeps has these). */
 export interface VideoStepDeps {
   prepare(body: Record<string, unknown>, project: Project): Promise<Record<string, unknown>>;
-  voiceLength?(url: string): Promise<number>;
+  voiceLength?: VoiceMeasure;
   placement?(): Promise<PlacementConvention | undefined>;
   avatars?(): Promise<AvatarLinks | undefined>;
 }

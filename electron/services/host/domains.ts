@@ -250,10 +250,11 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     },
     avatars,
     onChange: throttledCampaignEvents((summary) => base.emit('campaigns.changed', summary)),
-    // A voiceover's length, from the file the service made (fetched once into the media cache).
+    // A voiceover's length: read in memory, or from the media cache when its scene mixes or cuts it.
     voiceLength: voiceLengthOf(
       (url) => media.toolkit.cache.localPath(url),
       (path) => media.toolkit.prober.probe(path),
+      (url, maxBytes) => media.toolkit.cache.smallFile(url, maxBytes),
     ),
     // A row's video is saved and recorded like every other copy of a result.
     saveCopy: async (url, target, { replace }) =>

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -100,27 +100,15 @@ export class MediaCache {
     // An idle timeout, not a deadline: a large file on a slow link may take as long as it needs while
     // bytes keep arriving; a server that goes silent for timeoutMs is given up on.
     const idle = new IdleTimer(this.options.timeoutMs ?? 60_000);
-    const combined = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal;
-    let response: Response;
-    try {
-      // Link-local and cloud-metadata addresses are refused, also behind a redirect.
-      response = await guardedFetch(url, { signal: combined }, { fetch: this.fetchImpl });
-    } catch (error) {
-      idle.stop();
-      if (signal?.aborted) throw error;
-      throw new MediaInputError(`cannot download ${shorten(url)}: ${describeNetworkError(error)}`);
-    }
+    const response = await this.respond(url, idle, signal);
     const declared = Number(response.headers.get('content-length'));
-    if (!response.ok || !response.body || declared > limit) {
+    if (declared > limit) {
       idle.stop();
       await response.body?.cancel().catch(() => undefined);
-      if (declared > limit && response.ok)
-        throw new MediaInputError(
-          `${shorten(url)} is ${mb(declared)} MB, more than the ${mb(limit)} MB the media cache takes`,
-        );
-      throw new MediaInputError(`cannot download ${shorten(url)} (HTTP ${response.status})`);
+      throw new MediaInputError(
+        `${shorten(url)} is ${mb(declared)} MB, more than the ${mb(limit)} MB the media cache takes`,
+      );
     }
-    idle.touch();
 
     const part = `${target}.${process.pid}.part`;
     let received = 0;
@@ -154,6 +142,61 @@ export class MediaCache {
     }
     await this.budget.added(received, target);
     return target;
+  }
+  /**
+   * The bytes of a small linked file, for a look that needs no copy on disk (a voiceover's length, once a
+   * row): its cached copy when there is one, else fetched into memory and not kept, which spares a
+   * worker a file made, renamed and evicted again for every voiceover. Null when the file is larger than
+   * `maxBytes`: the caller then takes localPath, which streams it to disk.
+   */
+  async smallFile(url: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array | null> {
+    const cached = join(this.options.dir, cacheName(url));
+    const copy = await stat(cached).catch(() => null);
+    if (copy?.isFile()) return copy.size <= maxBytes ? await readFile(cached) : null;
+    const idle = new IdleTimer(this.options.timeoutMs ?? 60_000);
+    const response = await this.respond(url, idle, signal);
+    const body = response.body as import('node:stream/web').ReadableStream<Uint8Array>;
+    const chunks: Uint8Array[] = [];
+    let received = 0;
+    try {
+      if (Number(response.headers.get('content-length')) > maxBytes) return null;
+      for await (const chunk of body) {
+        idle.touch();
+        received += chunk.byteLength;
+        if (received > maxBytes) return null;
+        chunks.push(chunk);
+      }
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new MediaInputError(
+        `cannot download ${shorten(url)}: ${idle.fired ? `nothing arrived for ${idle.ms / 1000} s` : describeNetworkError(error)}`,
+      );
+    } finally {
+      idle.stop();
+      await body.cancel().catch(() => undefined);
+    }
+    return Buffer.concat(chunks, received);
+  }
+
+  /** The link's answer with a body to read, or the reason there is none as a MediaInputError. */
+  private async respond(url: string, idle: IdleTimer, signal?: AbortSignal): Promise<Response> {
+    const combined = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal;
+    let response: Response;
+    try {
+      // Link-local and cloud-metadata addresses are refused, also behind a redirect.
+      response = await guardedFetch(url, { signal: combined }, { fetch: this.fetchImpl });
+    } catch (error) {
+      idle.stop();
+      if (signal?.aborted) throw error;
+      throw new MediaInputError(`cannot download ${shorten(url)}: ${describeNetworkError(error)}`);
+    }
+    if (!response.ok || !response.body) {
+      idle.stop();
+      await response.body?.cancel().catch(() => undefined);
+      throw new MediaInputError(`cannot download ${shorten(url)} (HTTP ${response.status})`);
+    }
+    idle.touch();
+    return response;
   }
 }
 

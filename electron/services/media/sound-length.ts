@@ -21,19 +21,31 @@ let reader: Promise<typeof import('music-metadata')> | null = null;
  * an MP3's frames were counted a few bytes at a time, two reads a frame, each a round trip to the thread
  * pool: 7% of a campaign worker's main thread in a profile of 1,500 rows.
  */
-const READ_WHOLE_BYTES = 8 * 1024 * 1024;
+export const READ_WHOLE_BYTES = 8 * 1024 * 1024;
 
 export async function soundLengthMs(path: string): Promise<number | null> {
-  reader ??= import('music-metadata');
-  const { parseBuffer, parseFile } = await reader;
-  const options = { duration: true, skipCovers: true };
   const size = (await stat(path).catch(() => null))?.size ?? null;
   if (size === null) return null;
-  const found = await (
-    size <= READ_WHOLE_BYTES
-      ? readFile(path).then((bytes) => parseBuffer(bytes, { path, size }, options))
-      : parseFile(path, options)
-  ).catch(() => null);
+  if (size <= READ_WHOLE_BYTES) return soundBytesLengthMs(await readFile(path).catch(() => null), path);
+  const { parseFile } = await musicMetadata();
+  return lengthOf(await parseFile(path, OPTIONS).catch(() => null));
+}
+
+/** The length of a sound held in memory; `name` (a path or a link's path) hints at its container. */
+export async function soundBytesLengthMs(bytes: Uint8Array | null, name: string): Promise<number | null> {
+  if (!bytes) return null;
+  const { parseBuffer } = await musicMetadata();
+  return lengthOf(await parseBuffer(bytes, { path: name, size: bytes.byteLength }, OPTIONS).catch(() => null));
+}
+
+const OPTIONS = { duration: true, skipCovers: true };
+
+function musicMetadata(): Promise<typeof import('music-metadata')> {
+  reader ??= import('music-metadata');
+  return reader;
+}
+
+function lengthOf(found: { format: import('music-metadata').IFormat } | null): number | null {
   const format = found?.format;
   if (!format?.container || !CONTAINERS.has(format.container)) return null;
   if (!format.numberOfChannels || !format.duration || !Number.isFinite(format.duration)) return null;

@@ -126,6 +126,42 @@ describe('MediaCache', () => {
     await expect(cache.localPath('relative.png')).rejects.toThrow(/neither a link nor a local file path/);
   });
 
+  // A voiceover's length is read from its bytes: fetched into memory and kept nowhere, unless the cache
+  // already holds the file; past the size asked for, the caller is told to take the file path instead.
+  it('reads a small file into memory, leaving the cache folder as it was', async () => {
+    const calls: string[] = [];
+    const cache = new MediaCache({
+      dir,
+      maxBytes: 10_000,
+      fetch: fakeFetch({ 'https://a/v.mp3': { bytes: 300 }, 'https://a/big.mp3': { bytes: 900, declared: 0 } }, calls),
+    });
+    const bytes = await cache.smallFile('https://a/v.mp3', 500);
+    expect(bytes?.length).toBe(300);
+    expect(bytes?.every((b) => b === 7)).toBe(true);
+    expect(readdirSync(dir)).toEqual([]);
+    // Larger than asked for, whether its answer says so or not.
+    expect(await cache.smallFile('https://a/v.mp3', 299)).toBeNull();
+    expect(await cache.smallFile('https://a/big.mp3', 500)).toBeNull();
+    expect(readdirSync(dir)).toEqual([]);
+    await expect(cache.smallFile('https://a/none.mp3', 500)).rejects.toThrow(
+      'cannot download https://a/none.mp3 (HTTP 404)',
+    );
+  });
+
+  it('reads a small file from its cached copy without asking the network', async () => {
+    const calls: string[] = [];
+    const cache = new MediaCache({
+      dir,
+      maxBytes: 10_000,
+      fetch: fakeFetch({ 'https://a/v.mp3': { bytes: 300 } }, calls),
+    });
+    await cache.localPath('https://a/v.mp3');
+    expect(calls).toHaveLength(1);
+    expect((await cache.smallFile('https://a/v.mp3', 500))?.length).toBe(300);
+    expect(await cache.smallFile('https://a/v.mp3', 200)).toBeNull();
+    expect(calls).toHaveLength(1);
+  });
+
   it('shortens URLs for messages', () => {
     expect(shorten('https://a/b.mp4?token=1#x')).toBe('https://a/b.mp4');
   });

@@ -82,4 +82,29 @@ describe.each(mediaToolGenerations())('a sound length read in-process, against $
     await expect(length('empty.mp3')).rejects.toThrow(/cannot read/);
     await expect(length('h264.mp4')).resolves.toBeGreaterThan(1400);
   });
+
+  // A worker measures a voiceover from its bytes in memory; a file it reads again later (music, cuts), or
+  // bytes that are no plain sound, go through its local copy and ffprobe as before, with the same length.
+  it('measures a link in memory as it measures its file, and takes the file when asked to', async () => {
+    const local: string[] = [];
+    const length = voiceLengthOf(
+      async (url) => {
+        local.push(url);
+        return join(corpus, new URL(url).pathname.slice(1));
+      },
+      (path) => prober.probe(path),
+      async (url) => readFileSync(join(corpus, new URL(url).pathname.slice(1))),
+    );
+    for (const name of ['cover.mp3', 'mono-8k.wav', 'opus.ogg', 'sound.flac']) {
+      expect(await length(`https://service.example/${name}`), name).toBe(await soundLengthMs(join(corpus, name)));
+    }
+    expect(local).toEqual([]);
+    await length('https://service.example/cover.mp3', { again: true });
+    expect(local).toEqual(['https://service.example/cover.mp3']);
+    await expect(length('https://service.example/h264.mp4')).resolves.toBeGreaterThan(1400);
+    await expect(length('https://service.example/jpeg-baseline.jpg')).rejects.toThrow(
+      'it is not a sound with a length',
+    );
+    expect(local.length).toBe(3);
+  });
 });
