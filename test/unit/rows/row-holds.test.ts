@@ -135,6 +135,35 @@ describe("a held row Redis lost (restarted without its data, or dropped as a lap
     await studio.release('campaign/c1/1', ['run:campaign/c1']);
     expect(await worker.heldOrTaken('campaign/c1/1', ['run:campaign/c1'])).toBeNull();
   });
+
+  // The renewal writes each pool's rows in one command: every row stands again in every pool it held.
+  it('stands again in each of its pools, beside the other rows held', async () => {
+    const p = prefix();
+    const redis = client();
+    const studio = new RedisBudget(redis, p, 300);
+    const worker = new RedisBudget(client(), p, 300);
+    const run = (n: number) => ({ pool: `run:campaign/c${n}`, room: null });
+    const both = ['run:campaign/c1', 'account:a1'];
+    for (const n of [1, 2, 3])
+      expect((await studio.hold(`campaign/c1/${n}`, 10, [run(1), account(100)])).held).toBe(true);
+    expect((await studio.hold('campaign/c2/1', 20, [run(2)])).held).toBe(true);
+    for (const key of await redis.keys(`${p}:budget:*`)) await redis.del(key);
+    await vi.waitFor(async () => expect(await worker.heldOrTaken('campaign/c2/1', ['run:campaign/c2'])).toBe('held'), {
+      timeout: 5_000,
+      interval: 20,
+    });
+    for (const n of [1, 2, 3]) {
+      expect(await worker.heldOrTaken(`campaign/c1/${n}`, both)).toBe('held');
+      expect(await worker.heldOrTaken(`campaign/c1/${n}`, ['account:a1'])).toBe('held');
+    }
+    // Their prices stand with them: 30 of the account's 100 are held, so 71 do not fit.
+    expect(await worker.hold('campaign/c3/1', 71, [account(100)])).toEqual({
+      held: false,
+      bound: 0,
+      free: 70,
+      beside: 3,
+    });
+  });
 });
 
 // Fails when a queued run's rows are held in each studio's own memory rather than on its queue's Redis.

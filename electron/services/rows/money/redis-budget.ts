@@ -181,9 +181,17 @@ export class RedisBudget implements Budget {
     this.held.set(row, { units, pools });
     if (this.renewing) return;
     this.renewing = setInterval(() => {
-      const write = this.redis.multi();
+      // One HSET a pool with every row of it: a studio holds a queued run's rows ahead of its workers (a
+      // thousand and more), and a command a row was most of the Redis commands it sent.
+      const fields = new Map<string, string[]>();
       for (const [each, { units: price, pools: where }] of this.held)
-        for (const pool of where) write.hset(this.pool(pool), each, `${price} ${this.holder}`);
+        for (const pool of where) {
+          const ofPool = fields.get(pool) ?? [];
+          fields.set(pool, ofPool);
+          ofPool.push(each, `${price} ${this.holder}`);
+        }
+      const write = this.redis.multi();
+      for (const [pool, pairs] of fields) write.hset(this.pool(pool), ...pairs);
       write
         .set(this.lives() + this.holder, '1', 'PX', this.lifeMs)
         .exec()
