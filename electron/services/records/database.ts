@@ -137,6 +137,31 @@ export function checkpoint(db: Sqlite): void {
   }
 }
 
+/** Each connection's statements kept by their SQL (and whether they answer raw rows). */
+const keptStatements = new WeakMap<Sqlite, Map<string, Database.Statement<unknown[]>>>();
+
+/** Past this many texts on a connection, the oldest kept statement is let go. */
+const MOST_STATEMENTS_KEPT = 128;
+
+/**
+ * A statement of `sql` prepared once on the connection and kept, for a query asked again and again (a
+ * row's jobs, a run). Prepared each time, it was compiled again, and each statement let go held its
+ * native memory until a collection finalised its object. For `all`, `get` and `run` only: an iterator
+ * left open would be reset by the next caller of the same text.
+ */
+export function keptStatement(db: Sqlite, sql: string, raw = false): Database.Statement<unknown[]> {
+  let kept = keptStatements.get(db);
+  if (!kept) keptStatements.set(db, (kept = new Map()));
+  const key = `${raw ? 'raw' : 'rows'} ${sql}`;
+  let statement = kept.get(key);
+  if (!statement) {
+    statement = raw ? db.prepare(sql).raw() : db.prepare(sql);
+    if (kept.size >= MOST_STATEMENTS_KEPT) kept.delete(kept.keys().next().value!);
+    kept.set(key, statement);
+  }
+  return statement;
+}
+
 /** The level each open connection is at, so a commit changes it only when it needs another (FULL at open). */
 const levels = new WeakMap<Sqlite, Synchronous>();
 

@@ -2,7 +2,7 @@ import { JOB_KINDS } from '../../common/jobs/kinds';
 import { RECENT_CHARGES } from '../../common/jobs/cost-model';
 import type { JobScope } from '../jobs/job-scope';
 import type { ChargeRow } from '../jobs/ledger';
-import type { Sqlite } from './database';
+import { keptStatement, type Sqlite } from './database';
 
 /**
  * The conditions that name the partial indexes of schema.ts: a query uses such an index only when its
@@ -72,7 +72,10 @@ export function findJobTexts(db: Sqlite, scope: JobScope): { id: string; record:
   const limit = scope.newest === undefined ? '' : ` LIMIT ${Math.max(0, Math.floor(scope.newest))}`;
   const index = indexOf(scope);
   const from = `jobs${index ? via(db, index) : ''}`;
-  const statement = db.prepare(`SELECT id, record FROM ${from} ${sql} ORDER BY created_at DESC, id DESC${limit}`);
+  const statement = keptStatement(
+    db,
+    `SELECT id, record FROM ${from} ${sql} ORDER BY created_at DESC, id DESC${limit}`,
+  );
   return statement.all(...params) as { id: string; record: string }[];
 }
 

@@ -10,7 +10,7 @@ import {
   type StoredRun,
 } from '../rows/engine/run-store';
 import { rowIndex } from '../rows/engine/row-kind';
-import { userVersion, type RecordsDatabase, type Sqlite } from './database';
+import { keptStatement, userVersion, type RecordsDatabase, type Sqlite } from './database';
 import { RUN_ROW_COLUMNS, RUN_ROW_PAGES } from './schema';
 import { SqlRunRowPages } from './run-row-pages';
 import { oldRunFile, oldRunIds, readOldRun } from './old-runs';
@@ -172,9 +172,9 @@ export class SqliteRuns implements RunStores {
     if (!this.database) return this.oldRun(kind, id, parse, noun);
     const { db, path } = this.database;
     const where = `${path} (${kind} "${id}")`;
-    const own = db.prepare(GET_RUN).raw().get(kind, id) as [string] | undefined;
+    const own = keptStatement(db, GET_RUN, true).get(kind, id) as [string] | undefined;
     if (!own) return this.oldRun(kind, id, parse, noun);
-    const rows = db.prepare(GET_ROWS).raw().all(kind, id) as [number, number, string][];
+    const rows = keptStatement(db, GET_ROWS, true).all(kind, id) as [number, number, string][];
     let raw: Record<string, unknown>;
     try {
       raw = { ...(JSON.parse(own[0]) as object), rows: rows.map(([, , text]) => JSON.parse(text) as unknown) };

@@ -24,7 +24,16 @@ function recordWith(template: CampaignTemplate) {
     label: 'Greeting',
     template,
     check: {
-      rows: [{ row: 1, line: 2, values: { 'First name': 'Ada' }, fileName: '1 - Ada', problems: [] }],
+      rows: [
+        {
+          row: 1,
+          line: 2,
+          values: { 'First name': 'Ada' },
+          project: template.project,
+          fileName: '1 - Ada',
+          problems: [],
+        },
+      ],
       voiceIds: {},
     },
     sheetFolder: null,
