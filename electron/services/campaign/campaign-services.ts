@@ -82,7 +82,7 @@ export function voiceLengthOf(
     if (smallFile && !use?.again && /^https?:\/\//i.test(url)) {
       // A failed fetch is tried again below, through the cache, whose error names what went wrong.
       const bytes = await smallFile(url, READ_WHOLE_BYTES).catch(() => null);
-      const length = await soundBytesLengthMs(bytes, new URL(url).pathname);
+      const length = await soundBytesLengthMs(bytes, url.split(/[?#]/)[0]);
       if (length !== null) return length;
     }
     const path = await localPath(url);
