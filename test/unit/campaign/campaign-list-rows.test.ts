@@ -49,11 +49,24 @@ function campaign(id: string, outDir: string, rows: number, state: CampaignRecor
   return { ...record, state, rows: record.rows.map((r, n) => ({ ...r, state: STATES[n % STATES.length] })) };
 }
 
-/** The folder's campaigns as a studio started on it finds them, and every statement its database prepared. */
+/** The folder's campaigns as a studio started on it finds them, and every read of a run's rows its database made. */
 function studioOn(dataDir: string) {
   const runs = runsIn(dataDir);
   const db = (runs as unknown as { database: { db: Sqlite } }).database.db;
-  const prepared = vi.spyOn(db, 'prepare');
+  // Counted as they run, not as they are prepared: a run's rows are read through a statement kept on the
+  // connection (records/database.ts keptStatement), prepared once for every read after it.
+  let reads = 0;
+  const prepare = db.prepare.bind(db);
+  vi.spyOn(db, 'prepare').mockImplementation(((sql: string) => {
+    const statement = prepare(sql);
+    if (!/\brecord FROM run_rows\b/.test(sql)) return statement;
+    // `all` runs through `iterate`: each execution is counted once.
+    for (const method of ['get', 'iterate'] as const) {
+      const run = statement[method].bind(statement) as (...args: unknown[]) => unknown;
+      statement[method] = ((...args: unknown[]) => ((reads += 1), run(...args))) as never;
+    }
+    return statement;
+  }) as never);
   const runner = new CampaignRows({
     rows: new RowEngine({ jobs: new HandService() }),
     runs,
@@ -69,9 +82,9 @@ function studioOn(dataDir: string) {
   }).handlers;
   /** How many times a run's rows were read since the last call. */
   const rowReads = () => {
-    const reads = prepared.mock.calls.filter(([sql]) => /\brecord FROM run_rows\b/.test(sql)).length;
-    prepared.mockClear();
-    return reads;
+    const since = reads;
+    reads = 0;
+    return since;
   };
   return { runner, domain, rowReads };
 }
