@@ -1,7 +1,7 @@
 // The campaigns' list reads no campaign's rows (issue 68): `campaigns.list` counts them in the database,
 // a start on a folder opens only the campaigns saving there, and a start of the studio only those still
 // running. What the list shows is what the records held whole say.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { checkRows, fillRows } from '@common/campaign/row-check';
 import { campaignTable } from '@common/campaign/rows';
 import { columnVariables } from '@common/campaign/variables';
@@ -16,6 +16,7 @@ import { removeTempDirs, tempDir } from '../records/ledger-fixtures';
 import { runsIn } from '../rows/folder-runs';
 import { HandService } from './hand-service';
 import { loadTemplate } from './template-fixture';
+import { countRunRowReads } from '../records/run-row-reads';
 
 afterEach(removeTempDirs);
 
@@ -53,20 +54,7 @@ function campaign(id: string, outDir: string, rows: number, state: CampaignRecor
 function studioOn(dataDir: string) {
   const runs = runsIn(dataDir);
   const db = (runs as unknown as { database: { db: Sqlite } }).database.db;
-  // Counted as they run, not as they are prepared: a run's rows are read through a statement kept on the
-  // connection (records/database.ts keptStatement), prepared once for every read after it.
-  let reads = 0;
-  const prepare = db.prepare.bind(db);
-  vi.spyOn(db, 'prepare').mockImplementation(((sql: string) => {
-    const statement = prepare(sql);
-    if (!/\brecord FROM run_rows\b/.test(sql)) return statement;
-    // `all` runs through `iterate`: each execution is counted once.
-    for (const method of ['get', 'iterate'] as const) {
-      const run = statement[method].bind(statement) as (...args: unknown[]) => unknown;
-      statement[method] = ((...args: unknown[]) => ((reads += 1), run(...args))) as never;
-    }
-    return statement;
-  }) as never);
+  const rowReads = countRunRowReads(db);
   const runner = new CampaignRows({
     rows: new RowEngine({ jobs: new HandService() }),
     runs,
@@ -81,11 +69,7 @@ function studioOn(dataDir: string) {
     stills: {} as CampaignsDomainDeps['stills'],
   }).handlers;
   /** How many times a run's rows were read since the last call. */
-  const rowReads = () => {
-    const since = reads;
-    reads = 0;
-    return since;
-  };
+
   return { runner, domain, rowReads };
 }
 

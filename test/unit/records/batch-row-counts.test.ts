@@ -1,7 +1,7 @@
 // The batches' list counted in the database (issue 68): a batch's rows by the state its view gives
 // each, read off its rows' states and takes and each row's newest job of its take, with its jobs' sums;
 // what the list shows is what the view of the batch and its jobs read whole shows, and no row is read.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { summariseBatch } from '../../../electron/services/voices/batch-view';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import { toJobView } from '../../../electron/services/jobs/job-view';
@@ -15,6 +15,7 @@ import { BatchRows } from '../../../electron/services/voices/batch-rows';
 import { batchView } from '../../../electron/services/voices/batch-view';
 import { HandService } from '../campaign/hand-service';
 import { record, removeTempDirs, tempDir } from './ledger-fixtures';
+import { countRunRowReads } from './run-row-reads';
 
 afterEach(removeTempDirs);
 
@@ -127,10 +128,10 @@ describe("the batches' list counted in the database", () => {
       batch('cancelled', { state: 'cancelled', createdAt: NOW - 700_000 }),
     ];
     const { db, rows, whole } = await folderWith(batches);
-    const prepared = vi.spyOn(db, 'prepare');
+    const rowReads = countRunRowReads(db);
     const listed = await rows.summaries();
     expect(listed).toEqual([...batches].reverse().map(whole));
-    expect(prepared.mock.calls.filter(([sql]) => /\brecord FROM run_rows\b/.test(sql))).toEqual([]);
+    expect(rowReads()).toBe(0);
     // The fixture reaches every state (an empty batch would agree with anything).
     const states = new Set(listed.flatMap((b) => Object.keys(b.counts)));
     for (const state of ['invalid', 'failed', 'queued', 'cancelled', 'waiting', 'sending', 'completed', 'processing'])
@@ -148,9 +149,9 @@ describe("the batches' list counted in the database", () => {
       purpose: { type: 'batch-row', batchId: 'soon', row: 1 },
     };
     const { db, rows } = await folderWith([batch('quiet', {}), batch('soon', { createdAt: NOW - 100 })], [soon]);
-    const prepared = vi.spyOn(db, 'prepare');
+    const rowReads = countRunRowReads(db);
     expect(await rows.warnExpiring({ checked: async () => [] }, NOW)).toEqual(['soon']);
-    expect(prepared.mock.calls.filter(([sql]) => /\brecord FROM run_rows\b/.test(sql))).toHaveLength(1);
+    expect(rowReads()).toBe(1);
   });
 
   it('reads the rows and the jobs from their indexes', async () => {
