@@ -158,8 +158,9 @@ export class MediaCache {
     const body = response.body as import('node:stream/web').ReadableStream<Uint8Array>;
     const chunks: Uint8Array[] = [];
     let received = 0;
+    const declared = Number(response.headers.get('content-length'));
     try {
-      if (Number(response.headers.get('content-length')) > maxBytes) return null;
+      if (declared > maxBytes) return null;
       for await (const chunk of body) {
         idle.touch();
         received += chunk.byteLength;
@@ -175,6 +176,9 @@ export class MediaCache {
       idle.stop();
       await body.cancel().catch(() => undefined);
     }
+    // Cut short, a sound would measure shorter than it is.
+    if (Number.isFinite(declared) && declared > 0 && received !== declared)
+      throw new MediaInputError(`the download of ${shorten(url)} stopped early (${received} of ${declared} bytes)`);
     return Buffer.concat(chunks, received);
   }
 

@@ -143,6 +143,12 @@ describe('MediaCache', () => {
     expect(await cache.smallFile('https://a/v.mp3', 299)).toBeNull();
     expect(await cache.smallFile('https://a/big.mp3', 500)).toBeNull();
     expect(readdirSync(dir)).toEqual([]);
+    const short = new MediaCache({
+      dir,
+      maxBytes: 10_000,
+      fetch: fakeFetch({ 'https://a/s.mp3': { bytes: 10, declared: 20 } }, []),
+    });
+    await expect(short.smallFile('https://a/s.mp3', 500)).rejects.toThrow(/stopped early|cannot download/);
     await expect(cache.smallFile('https://a/none.mp3', 500)).rejects.toThrow(
       'cannot download https://a/none.mp3 (HTTP 404)',
     );
