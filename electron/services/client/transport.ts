@@ -5,8 +5,9 @@ import type { RequestLimiter } from './limiter';
 import { MemoryLimiter } from './memory-limiter';
 import { ServiceError } from './errors';
 import { Code, isAuthCode } from '../../common/api';
+import { serviceFetch, type ServiceAnswer, type ServiceFetch } from './service-fetch';
 
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+export type FetchLike = ServiceFetch;
 
 /**
  * read: safe to send again (lists, info lookups, token exchange).
@@ -143,7 +144,7 @@ export class Transport {
       });
     }
     this.baseUrl = options.baseUrl;
-    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.fetch = options.fetch ?? serviceFetch;
     this.clock = options.clock ?? { now: () => Date.now() };
     this.sleep = options.sleep ?? realSleep;
     this.random = options.random ?? Math.random;
@@ -228,7 +229,7 @@ export class Transport {
         ? new ServiceError({ kind: 'aborted', endpoint, ambiguous: isCreate })
         : new ServiceError({ kind: 'timeout', endpoint, ambiguous: isCreate });
 
-    let response: Response;
+    let response: ServiceAnswer;
     let text: string;
     try {
       try {
