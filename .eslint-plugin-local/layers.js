@@ -102,8 +102,8 @@ export const LAYERS = {
  * domains share (studio-types.ts).
  */
 export const SERVICE_FOLDERS = {
-  client: { imports: [], about: 'The typed HTTP client of the service, its errors and paged lookups.' },
-  net: { imports: [], about: 'A fetch that refuses internal addresses (the rules of common/net).' },
+  client: { imports: ['net'], about: 'The typed HTTP client of the service, its errors and paged lookups.' },
+  net: { imports: [], about: 'HTTP clients: a light one on undici, a fetch that refuses internal addresses.' },
   webhooks: { imports: [], about: 'Webhook signatures.' },
   sheets: { imports: [], about: 'Spreadsheets as users have them: CSV and TSV in any common encoding, .xlsx.' },
   store: { imports: ['host'], about: 'Record stores and vaults behind the host contract.' },
@@ -113,7 +113,7 @@ export const SERVICE_FOLDERS = {
   // that name them and the binary status: media uses them, and system no longer imports media back.
   media: { imports: ['host', 'net', 'system'], about: 'ffmpeg/ffprobe, local media, caches, link checks.' },
   system: { imports: ['host'], about: 'Settings, notices, progress, finding and checking the media binaries.' },
-  storage: { imports: ['host', 'media'], about: 'Storage connections (S3, sandbox) and uploads.' },
+  storage: { imports: ['host', 'media', 'net'], about: 'Storage connections (S3, sandbox) and uploads.' },
   // Every domain below takes the shared services bag (StudioServices, host/studio-types.ts) and
   // submits paid work through the job engine, hence `jobs`.
   catalogue: { imports: ['client', 'host', 'jobs'], about: 'Avatars, voices and models of the service, with prices.' },

@@ -110,13 +110,17 @@ async function studioBatch(sandbox: Sandbox, work: string): Promise<Omit<Outcome
 
 /** What a hand-written script does: plain requests with the key, a 1005 answered by a one-second wait. */
 function naiveClient(sandbox: Sandbox, counter: ReturnType<typeof counting>) {
-  const send = async <T>(path: string, init?: RequestInit): Promise<T | null> => {
+  const send = async <T>(path: string, init?: { method: string; body: string }): Promise<T | null> => {
     for (;;) {
       const response = await counter.fetch(`${sandbox.url}${path}`, {
+        method: 'GET',
         ...init,
         headers: { 'x-api-key': sandbox.apiKey, 'content-type': 'application/json' },
       });
-      const body = (await response.json().catch(() => null)) as { code?: number; data?: T } | null;
+      const body = (await response
+        .text()
+        .then((text) => JSON.parse(text) as unknown)
+        .catch(() => null)) as { code?: number; data?: T } | null;
       if (body?.code === 1005) {
         await new Promise((r) => setTimeout(r, 1000));
         continue;

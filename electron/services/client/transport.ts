@@ -5,9 +5,19 @@ import type { RequestLimiter } from './limiter';
 import { MemoryLimiter } from './memory-limiter';
 import { ServiceError } from './errors';
 import { Code, isAuthCode } from '../../common/api';
-import { serviceFetch, type ServiceAnswer, type ServiceFetch } from './service-fetch';
+import { lightFetch, type LightAnswer } from '../net/light-fetch';
 
-export type FetchLike = ServiceFetch;
+/** What the transport sends: it fits lightFetch and a test's fetch alike. */
+export interface ServiceInit {
+  method: string;
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+  redirect?: 'error';
+}
+
+/** The transport's client: lightFetch, or a test's fetch. */
+export type FetchLike = (url: string, init: ServiceInit) => Promise<LightAnswer>;
 
 /**
  * read: safe to send again (lists, info lookups, token exchange).
@@ -144,7 +154,7 @@ export class Transport {
       });
     }
     this.baseUrl = options.baseUrl;
-    this.fetch = options.fetch ?? serviceFetch;
+    this.fetch = options.fetch ?? lightFetch;
     this.clock = options.clock ?? { now: () => Date.now() };
     this.sleep = options.sleep ?? realSleep;
     this.random = options.random ?? Math.random;
@@ -229,7 +239,7 @@ export class Transport {
         ? new ServiceError({ kind: 'aborted', endpoint, ambiguous: isCreate })
         : new ServiceError({ kind: 'timeout', endpoint, ambiguous: isCreate });
 
-    let response: ServiceAnswer;
+    let response: LightAnswer;
     let text: string;
     try {
       try {

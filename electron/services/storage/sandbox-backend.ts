@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { Readable, Transform } from 'node:stream';
+import { Transform } from 'node:stream';
 import type { StorageBackend, StoredLink, UploadInput, UploadOptions } from './backend';
 import { Code } from '../../common/api';
+import { lightFetch, type LightAnswer, type LightFetch } from '../net/light-fetch';
 
 /**
  * Times a file is sent when its connection drops before any answer ("fetch failed": a busy sandbox, a
@@ -23,7 +24,7 @@ interface SandboxAnswer {
 export class SandboxBackend implements StorageBackend {
   constructor(
     private readonly sandbox: () => Promise<{ baseUrl: string; apiKey: string }>,
-    private readonly fetch: typeof globalThis.fetch = globalThis.fetch,
+    private readonly fetch: LightFetch = lightFetch,
   ) {}
 
   async upload(input: UploadInput, options: UploadOptions = {}): Promise<StoredLink> {
@@ -41,14 +42,14 @@ export class SandboxBackend implements StorageBackend {
       input,
       options,
     );
-    const answer = (await response.json().catch(() => null)) as SandboxAnswer | null;
+    const answer = await jsonOf(response);
     if (!answer) throw new Error(`the sandbox answered HTTP ${response.status} without a readable result`);
     if (answer.code !== Code.Success || !answer.data) throw new Error(`the sandbox refused the file: ${answer.msg}`);
     return { url: answer.data.url, expiresAt: answer.data.expiresAt };
   }
 
   /** The file sent, again from its start when the connection drops before an answer (never once cancelled). */
-  private async sent(url: string, apiKey: string, input: UploadInput, options: UploadOptions): Promise<Response> {
+  private async sent(url: string, apiKey: string, input: UploadInput, options: UploadOptions): Promise<LightAnswer> {
     for (let attempt = 1; ; attempt += 1) {
       let sent = 0;
       const counted = createReadStream(input.path).pipe(
@@ -64,10 +65,10 @@ export class SandboxBackend implements StorageBackend {
         return await this.fetch(url, {
           method: 'PUT',
           headers: { 'x-api-key': apiKey, 'content-type': input.contentType, 'content-length': String(input.size) },
-          body: Readable.toWeb(counted) as ReadableStream,
+          body: counted,
           signal: options.signal,
           duplex: 'half',
-        } as RequestInit);
+        });
       } catch (error) {
         counted.destroy();
         if (options.signal?.aborted || attempt >= SEND_ATTEMPTS) throw error;
@@ -86,10 +87,11 @@ export class SandboxBackend implements StorageBackend {
   ): Promise<StoredLink | null> {
     if (!/^[0-9a-f]{16}$/.test(sha)) return null;
     const response = await this.fetch(`${baseUrl}/__sandbox/uploads/${encodeURIComponent(name)}?sha256=${sha}`, {
+      method: 'GET',
       headers: { 'x-api-key': apiKey },
       signal,
     }).catch(() => null);
-    const answer = response?.ok ? ((await response.json().catch(() => null)) as SandboxAnswer | null) : null;
+    const answer = response?.ok ? await jsonOf(response) : null;
     return answer?.code === Code.Success && answer.data ? answer.data : null;
   }
 
@@ -119,4 +121,13 @@ function storedName(key: string): string {
       .replace(/^[^A-Za-z0-9]+/, '')
       .slice(-120) || 'file'
   );
+}
+
+/** The sandbox's JSON answer, or null when the body is not one (cut off, or not JSON). */
+async function jsonOf(response: LightAnswer): Promise<SandboxAnswer | null> {
+  try {
+    return JSON.parse(await response.text()) as SandboxAnswer;
+  } catch {
+    return null;
+  }
 }

@@ -12,6 +12,7 @@ import type { CredentialVault, RecordStore, RecordStoreFactory } from '../host/t
 import type { StorageBackend } from './backend';
 import { S3Backend } from './s3-backend';
 import { SandboxBackend } from './sandbox-backend';
+import type { LightFetch } from '../net/light-fetch';
 import { storageSecretId, storagesSpec, type StoragesRecord, type StoredS3Storage } from './storage-records';
 
 export interface StorageManagerDeps {
@@ -21,6 +22,8 @@ export interface StorageManagerDeps {
   /** A storage the environment declares (web host and CLI). */
   fromEnv?: { storage: StoredS3Storage; secret: S3Secret };
   fetch?: typeof globalThis.fetch;
+  /** The sandbox storage's HTTP client (tests count or drop its requests). */
+  sandboxFetch?: LightFetch;
   now?: () => number;
   onChange?(state: StoragesState): void;
 }
@@ -171,7 +174,7 @@ export class StorageManager {
   }
 
   private async build(id: string): Promise<StorageBackend> {
-    if (id === SANDBOX_STORAGE_ID) return new SandboxBackend(this.deps.sandbox, this.deps.fetch);
+    if (id === SANDBOX_STORAGE_ID) return new SandboxBackend(this.deps.sandbox, this.deps.sandboxFetch);
     if (id === ENV_STORAGE_ID && this.deps.fromEnv)
       return new S3Backend(this.deps.fromEnv.storage, this.deps.fromEnv.secret, this.deps);
     const config = this.editable(id);

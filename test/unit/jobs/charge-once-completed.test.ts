@@ -63,9 +63,9 @@ describe('a job answered with no charge and no guide', () => {
   it('takes the guide of its kind once it completes, in the worker that follows it', async () => {
     const { service, fetch, balance } = account();
     // A voiceover the dead worker made (its intent holds the id, not the charge).
-    const made = (await (
-      await fetch(`http://fake.test${VOICEOVER}`, { method: 'POST', body: JSON.stringify({ ...tts }) })
-    ).json()) as { data: { _id: string } };
+    const made = JSON.parse(
+      await (await fetch(`http://fake.test${VOICEOVER}`, { method: 'POST', body: JSON.stringify({ ...tts }) })).text(),
+    ) as { data: { _id: string } };
     const { engine, fire } = engineOn(fetch, balance);
     const taken = job(await engine.adopt(voiceover(1), made.data._id));
     // Nothing says yet what a voiceover costs here.

@@ -10,6 +10,7 @@ import { createMemoryStoreFactory } from '../../../electron/services/store/memor
 import { MemoryVault } from '../../../electron/services/store/memory-vault';
 import { MemoryLogger } from '../../../electron/services/log/file-logger';
 import { StorageManager } from '../../../electron/services/storage/storage-manager';
+import { lightFetch, type LightFetch } from '../../../electron/services/net/light-fetch';
 import { Uploader, UploadError } from '../../../electron/services/storage/uploader';
 import { openRecords } from '../../../electron/services/records/open-ledger';
 import { UPLOAD_LIMIT_BYTES } from '../../../electron/emulator/routes/uploads';
@@ -27,14 +28,14 @@ afterAll(async () => {
 });
 
 /** One process's storages and uploader, with its own record of uploads (as each worker has). */
-function setup(fetch: typeof globalThis.fetch = globalThis.fetch) {
+function setup(sandboxFetch: LightFetch = lightFetch) {
   const log = new MemoryLogger();
   const createStore = createMemoryStoreFactory({ log, notify: () => {} });
   const manager = new StorageManager({
     createStore,
     vault: new MemoryVault(),
     sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }),
-    fetch,
+    sandboxFetch,
   });
   return new Uploader({
     records: openRecords(mkdtempSync(join(dir, 'data-'))).uploads,
@@ -74,9 +75,9 @@ describe('the sandbox as a storage', () => {
 
   it('names a file by its content: another process with no record of it gets the same link and sends no bytes', async () => {
     const puts: string[] = [];
-    const counting: typeof globalThis.fetch = (input, init) => {
-      if (init?.method === 'PUT') puts.push(String(input));
-      return globalThis.fetch(input, init);
+    const counting: LightFetch = (input, init) => {
+      if (init.method === 'PUT') puts.push(input);
+      return lightFetch(input, init);
     };
     // Two workers render the same caption picture, each into a file of its own.
     const first = png('caption-a.png', 'blue');
@@ -98,11 +99,11 @@ describe('the sandbox as a storage', () => {
     // The first PUT's connection drops, as a busy sandbox's did in a 2,000-row run (a row lost to "fetch failed").
     let puts = 0;
     const dropping =
-      (drops: number): typeof globalThis.fetch =>
+      (drops: number): LightFetch =>
       (input, init) => {
-        if (init?.method !== 'PUT') return globalThis.fetch(input, init);
+        if (init.method !== 'PUT') return lightFetch(input, init);
         puts += 1;
-        return puts <= drops ? Promise.reject(new TypeError('fetch failed')) : globalThis.fetch(input, init);
+        return puts <= drops ? Promise.reject(new TypeError('fetch failed')) : lightFetch(input, init);
       };
     const path = png('dropped.png', 'yellow');
     const result = await setup(dropping(1)).uploadFile(path, SANDBOX_STORAGE_ID);

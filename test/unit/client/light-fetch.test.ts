@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient, type ServiceError } from '../../../electron/services/client';
-import { serviceFetch } from '../../../electron/services/client/service-fetch';
+import { lightFetch } from '../../../electron/services/net/light-fetch';
 
-// The transport's default client against a real server on loopback: what reaches it, and the errors
-// the transport reads to decide whether a paid create may be sent again.
+// The light client (the transport's and the sandbox storage's) against a real server on loopback: what
+// reaches it, and the errors the transport reads to decide whether a paid create may be sent again.
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -65,13 +66,13 @@ const audio = {
 };
 const ttsBody = { input_text: 'Hello there', voice_id: 'voice-1', rate: '50%' };
 
-describe('the service client', () => {
+describe('the light client', () => {
   it('sends the method, headers and body, and reads the status, a header and the text', async () => {
     const { base, seen } = await serve((_req, res) => {
       res.writeHead(201, { 'Retry-After': '3', 'Content-Type': 'application/json' });
       res.end('{"code":1000}');
     });
-    const answer = await serviceFetch(`${base}/api/x?y=1`, init());
+    const answer = await lightFetch(`${base}/api/x?y=1`, init());
     expect(answer).toMatchObject({ ok: true, status: 201 });
     expect(answer.headers.get('retry-after')).toBe('3');
     expect(answer.headers.get('Retry-After')).toBe('3');
@@ -81,12 +82,24 @@ describe('the service client', () => {
     expect(seen[0]?.headers).toMatchObject({ 'content-type': 'application/json', token: 'key-1' });
   });
 
+  it("sends a file's stream as the body, whole", async () => {
+    const { base, seen } = await serve((_req, res) => res.end('{}'));
+    const bytes = Buffer.alloc(300_000, 7);
+    const answer = await lightFetch(base, {
+      method: 'PUT',
+      headers: { 'content-length': String(bytes.length) },
+      body: Readable.from([bytes.subarray(0, 100_000), bytes.subarray(100_000)]),
+    });
+    expect(answer.status).toBe(200);
+    expect(seen[0]?.body.length).toBe(bytes.length);
+  });
+
   it('answers an error status as an answer, not a throw', async () => {
     const { base } = await serve((_req, res) => {
       res.writeHead(503);
       res.end('busy');
     });
-    const answer = await serviceFetch(base, init());
+    const answer = await lightFetch(base, init());
     expect(answer).toMatchObject({ ok: false, status: 503 });
     expect(await answer.text()).toBe('busy');
   });
@@ -96,7 +109,7 @@ describe('the service client', () => {
       res.writeHead(307, { Location: '/elsewhere' });
       res.end();
     });
-    const error = (await serviceFetch(base, init()).catch((e: unknown) => e)) as Error & { code?: string };
+    const error = (await lightFetch(base, init()).catch((e: unknown) => e)) as Error & { code?: string };
     expect(error).toBeInstanceOf(TypeError);
     expect(error.message).toMatch(/redirect \(307\)/);
     expect(error.code).toBeUndefined();
@@ -104,17 +117,17 @@ describe('the service client', () => {
   });
 
   it('names a refused connection and a dropped one by their codes', async () => {
-    const refused = (await serviceFetch(await closedPort(), init()).catch((e: unknown) => e)) as { code?: string };
+    const refused = (await lightFetch(await closedPort(), init()).catch((e: unknown) => e)) as { code?: string };
     expect(refused.code).toBe('ECONNREFUSED');
     const { base } = await serve((req) => req.socket.destroy());
-    const dropped = (await serviceFetch(base, init()).catch((e: unknown) => e)) as { code?: string };
+    const dropped = (await lightFetch(base, init()).catch((e: unknown) => e)) as { code?: string };
     expect(dropped.code).toBe('UND_ERR_SOCKET');
   });
 
   it('stops when its signal aborts while the answer is awaited', async () => {
     const { base } = await serve(() => undefined);
     const stop = new AbortController();
-    const going = serviceFetch(base, init(stop.signal));
+    const going = lightFetch(base, init(stop.signal));
     stop.abort();
     await expect(going).rejects.toBeTruthy();
   });
