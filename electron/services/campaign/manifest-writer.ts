@@ -3,6 +3,7 @@ import { CAMPAIGN_ROW_ENDED, type CampaignRecord } from '../../common/campaign/r
 import type { Logger } from '../host/types';
 import { writeCampaignManifest } from './campaign-manifest';
 import { PacedWrite } from './paced-write';
+import { PAUSE_PER_TASK } from '../../common/campaign/pause-after';
 
 export interface ManifestWriterDeps {
   /** A campaign's jobs. */
@@ -37,8 +38,9 @@ function endingsDiffer(before: readonly Row[], after: readonly Row[]): boolean {
 /**
  * Keeps each campaign's manifest.csv describing its folder while it runs, rewritten whole (atomically)
  * after rows end. A write covers every row, so its cost grows with the campaign: after a write that
- * took d ms, the next one a row's end asks for waits 29·d (1 to 30 s) and takes in every row that ended
- * meanwhile (paced-write.ts). So a crash leaves a manifest at most one pause behind the folder, and the
+ * took d ms, the next one a row's end asks for waits 99·d (1 to 30 s: a hundredth of the thread, as
+ * nobody reads the file before the run ends) and takes in every row that ended meanwhile
+ * (paced-write.ts). So a crash leaves a manifest at most one pause behind the folder, and the
  * campaign's next start or its finish writes it whole; the finish, a cancel and a quit write at once.
  */
 export class ManifestWriter {
@@ -84,6 +86,7 @@ export class ManifestWriter {
           return write(record, this.deps.jobs(record.id), await this.deps.others(record));
         },
         clock: this.deps.clock,
+        perWrite: PAUSE_PER_TASK.unwatched,
         failed: (error) => this.deps.log?.warn('the campaign manifest was not written', { id, error: String(error) }),
       });
       this.files.set(id, file);

@@ -6,6 +6,8 @@ export interface PacedWriteDeps<T> {
   clock?: () => number;
   /** A write that threw: reported here, and the next value is written all the same. */
   failed?(error: unknown): void;
+  /** How many times as long as the last write the pause after it is (pauseAfter); a watched status's by default. */
+  perWrite?: number;
 }
 
 /** The value waiting to be written, and who waits for it to be on disk. */
@@ -19,8 +21,8 @@ interface Waiting<T> {
 
 /**
  * One file rewritten from the newest value, one write at a time, at a pace that follows the cost of a
- * write: a value set after a write that took d ms is written 29·d later (at least 1 s, at most 30 s), and every value set
- * meanwhile replaces it, so however fast values come only the newest is written at that pace. `now`
+ * write: a value set after a write that took d ms is written `perWrite`·d later (at least 1 s, at most
+ * 30 s), and every value set meanwhile replaces it, so however fast values come only the newest is written at that pace. `now`
  * and `settle` (a quit) never sit out a pause: what waits is written at once.
  */
 export class PacedWrite<T> {
@@ -82,7 +84,7 @@ export class PacedWrite<T> {
   private async drain(): Promise<void> {
     for (let next = this.waiting; next; next = this.waiting) {
       if (!next.urgent && this.settling === 0)
-        await this.pause(this.lastWriteMs === null ? 0 : pauseAfter(this.lastWriteMs));
+        await this.pause(this.lastWriteMs === null ? 0 : pauseAfter(this.lastWriteMs, this.deps.perWrite));
       // Taken as it is after the pause: values set during it are in it, values set from here on wait.
       this.waiting = null;
       const started = this.clock();

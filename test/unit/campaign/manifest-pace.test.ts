@@ -43,7 +43,7 @@ function writer(took: number, fail: (attempt: number) => boolean = () => false) 
   return { manifests, written, warnings };
 }
 
-/** A slow first write done: the next row that ends starts a pause of 29 × 150 ms. */
+/** A slow first write done: the next row that ends starts a pause of 99 × 150 ms. */
 async function pausing() {
   const paced = writer(150);
   paced.manifests.changed(campaign(1));
@@ -63,15 +63,15 @@ afterEach(() => {
 });
 
 describe("a running campaign's manifest", () => {
-  it('waits 29 times as long as the last write took, and writes the rows that ended meanwhile in one write', async () => {
+  it('waits 99 times as long as the last write took, and writes the rows that ended meanwhile in one write', async () => {
     const { manifests, written } = await pausing();
     for (const ended of [3, 4, 5]) {
       manifests.changed(campaign(ended));
-      await vi.advanceTimersByTimeAsync(1_390);
+      await vi.advanceTimersByTimeAsync(4_880);
     }
-    // 150 + 3 × 1,390 = 4,320 ms into the 4,350 ms pause: nothing written yet.
+    // 150 + 3 × 4,880 = 14,790 ms into the 14,850 ms pause: nothing written yet.
     expect(written).toEqual([1]);
-    await vi.advanceTimersByTimeAsync(30);
+    await vi.advanceTimersByTimeAsync(60);
     expect(written).toEqual([1, 5]);
     await vi.advanceTimersByTimeAsync(5_000);
     expect(written).toEqual([1, 5]);
@@ -87,7 +87,7 @@ describe("a running campaign's manifest", () => {
     });
     expect(() => manifests.changed({ ...campaign(2), rows: unread } as unknown as CampaignRecord)).not.toThrow();
     manifests.changed(campaign(5));
-    await vi.advanceTimersByTimeAsync(4_350);
+    await vi.advanceTimersByTimeAsync(14_850);
     expect(written).toEqual([1, 5]);
     // Nothing ended since that write: nothing to write.
     manifests.changed(campaign(5));
@@ -104,12 +104,13 @@ describe("a running campaign's manifest", () => {
     expect(fast.written).toEqual([1]);
     await vi.advanceTimersByTimeAsync(1);
     expect(fast.written).toEqual([1, 2]);
-    // A 500 ms write (a manifest of tens of thousands of rows) is followed by 29 times its length: a thirtieth of the thread.
-    const slow = writer(500);
+    // A 200 ms write (a manifest of tens of thousands of rows) is followed by 99 times its length: a
+    // hundredth of the thread (nobody reads the file before the run ends, which writes it at once).
+    const slow = writer(200);
     slow.manifests.changed(campaign(1));
     await vi.advanceTimersByTimeAsync(0);
     slow.manifests.changed(campaign(2));
-    await vi.advanceTimersByTimeAsync(14_499);
+    await vi.advanceTimersByTimeAsync(19_799);
     expect(slow.written).toEqual([1]);
     await vi.advanceTimersByTimeAsync(1);
     expect(slow.written).toEqual([1, 2]);
