@@ -70,3 +70,17 @@ export function hang(_request: SeenRequest, signal: AbortSignal): Promise<Respon
     signal.addEventListener('abort', () => reject(new Error('aborted')));
   });
 }
+
+/** A voiceover's create, and the record the service answers it with. */
+export const ttsBody = { input_text: 'Hello there', voice_id: 'voice-1', rate: '50%' };
+export const audio = {
+  _id: 'a1',
+  create_time: 1,
+  uid: 1,
+  from: 1,
+  input_text: 'Hello there',
+  rate: '50%',
+  voice_model_id: 'voice-1',
+  url: '',
+  status: 1,
+};

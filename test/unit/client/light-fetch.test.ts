@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient, type ServiceError } from '../../../electron/services/client';
 import { lightFetch } from '../../../electron/services/net/light-fetch';
+import { audio, ttsBody } from './fake-fetch';
 
 // The light client (the transport's and the sandbox storage's) against a real server on loopback: what
 // reaches it, and the errors the transport reads to decide whether a paid create may be sent again.
@@ -52,19 +53,6 @@ const init = (signal = new AbortController().signal) => ({
   signal,
   redirect: 'error' as const,
 });
-
-const audio = {
-  _id: 'a1',
-  create_time: 1,
-  uid: 1,
-  from: 1,
-  input_text: 'Hello there',
-  rate: '50%',
-  voice_model_id: 'voice-1',
-  url: '',
-  status: 1,
-};
-const ttsBody = { input_text: 'Hello there', voice_id: 'voice-1', rate: '50%' };
 
 describe('the light client', () => {
   it('sends the method, headers and body, and reads the status, a header and the text', async () => {

@@ -7,7 +7,7 @@ import {
   backoffDelay,
   parseRetryAfter,
 } from '../../../electron/services/client';
-import { fail, hang, json, ok, scriptedFetch, socketError, voice, type Reply } from './fake-fetch';
+import { audio, fail, hang, json, ok, scriptedFetch, socketError, ttsBody, voice, type Reply } from './fake-fetch';
 import { until } from '../../wait';
 
 const sleeps: number[] = [];
@@ -27,19 +27,6 @@ function client(script: Reply[], extra: Partial<ConstructorParameters<typeof Ser
   });
   return { c, seen: fake.seen };
 }
-
-const ttsBody = { input_text: 'Hello there', voice_id: 'voice-1', rate: '50%' };
-const audio = {
-  _id: 'a1',
-  create_time: 1,
-  uid: 1,
-  from: 1,
-  input_text: 'Hello there',
-  rate: '50%',
-  voice_model_id: 'voice-1',
-  url: '',
-  status: 1,
-};
 
 describe('reads', () => {
   it('sends the key header and array queries as types[]=n', async () => {
