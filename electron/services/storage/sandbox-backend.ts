@@ -91,8 +91,9 @@ export class SandboxBackend implements StorageBackend {
       headers: { 'x-api-key': apiKey },
       signal,
     }).catch(() => null);
-    const answer = response?.ok ? await jsonOf(response) : null;
-    return answer?.code === Code.Success && answer.data ? answer.data : null;
+    // Read whatever the status: an answer's body left unread holds its connection's buffer.
+    const answer = response ? await jsonOf(response) : null;
+    return response?.ok && answer?.code === Code.Success && answer.data ? answer.data : null;
   }
 
   /** The sandbox keeps a file only as long as its link lives; after that it must be sent again. */
